@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal interfaces between the parts of accelc. */
+#ifndef ACCELC_PRIVATE_H
+#define ACCELC_PRIVATE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/Core.h>
+
+#include "accelc.h"
+
+#define ACCELC_DEFAULT_TIMEOUT_MS 60000u
+/* cap on a build log: clang can print megabytes for hostile input */
+#define ACCELC_LOG_MAX (1u << 20)
+
+/* A growing NUL-terminated string, capped at ACCELC_LOG_MAX. */
+struct strbuf {
+	char *buf;
+	size_t len, cap;
+	bool truncated;
+};
+
+void strbuf_append(struct strbuf *sb, const char *s, size_t n);
+__attribute__((format(printf, 2, 3))) void strbuf_printf(struct strbuf *sb,
+							 const char *fmt, ...);
+void strbuf_free(struct strbuf *sb);
+
+/* A NULL-terminated argv under construction. */
+struct argv {
+	char **v;
+	size_t n, cap;
+	bool oom;
+};
+
+void argv_add(struct argv *a, const char *s);
+void argv_free(struct argv *a);
+
+/* Build options after parsing. */
+struct accelc_build_opts {
+	struct argv clang_args; /* -D, -I, -cl-std, math flags, -w, -Werror */
+	bool opt_disable;
+	bool fast_math; /* -cl-fast-relaxed-math or -cl-unsafe-math-... */
+	unsigned cl_std; /* 120, 200, 300 */
+};
+
+/* Parse @p options; unknown or malformed ones log a line, -EINVAL. */
+int accelc_parse_options(const char *options, struct accelc_build_opts *out,
+			 struct strbuf *log);
+void accelc_build_opts_free(struct accelc_build_opts *o);
+
+/*
+ * Run @p argv[0] with @p argv, no shell, stdin /dev/null, stdout and
+ * stderr appended to @p log (bounded), killed (with its process group)
+ * after @p timeout_ms. @return exit status (>= 0), -ETIMEDOUT, -errno.
+ */
+int accelc_spawn(char *const argv[], struct strbuf *log, uint32_t timeout_ms);
+
+/* The clang executable to use (malloc'ed), -ENOENT. */
+int accelc_find_clang(const char *override, char **ret);
+
+/* clang: @p src_path to LLVM bitcode at @p bc_path. */
+int accelc_frontend(const char *clang, const struct accelc_build_opts *bo,
+		    const char *src_path, const char *bc_path,
+		    uint32_t timeout_ms, struct strbuf *log);
+
+/* Kernel information the lowering gathers. */
+struct kernel_desc {
+	struct accelc_kernel_info info;
+	LLVMValueRef fn; /* the kernel function */
+	LLVMValueRef wg; /* its work-group function */
+};
+
+struct lower_state {
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;
+	LLVMTargetDataRef td;
+	struct kernel_desc *kernels;
+	uint32_t n_kernels;
+	bool needs_fibers;
+	struct strbuf *log;
+};
+
+/* Read kernels and their metadata into @p st->kernels. */
+int accelc_read_kernels(struct lower_state *st);
+void accelc_free_kernels(struct kernel_desc *k, uint32_t n);
+
+/* Flag kernels that reach a barrier; sets st->needs_fibers. */
+int accelc_find_barriers(struct lower_state *st);
+
+/* Generate the work-group functions and lower work-item builtins. */
+int accelc_lower(struct lower_state *st);
+
+/* Link the embedded builtins (and, when needed, the fiber runtime). */
+int accelc_link_builtins(LLVMModuleRef mod, bool fibers, struct strbuf *log);
+
+#include <llvm-c/TargetMachine.h>
+
+void accelc_llvm_init(void);
+int accelc_create_tm(const char *cpu, const char *features, bool opt,
+		     LLVMTargetMachineRef *ret, struct strbuf *log);
+int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
+		    const char *cpu, const char *features, bool opt,
+		    bool fast_math, struct strbuf *log);
+int accelc_emit(LLVMModuleRef mod, LLVMTargetMachineRef tm,
+		LLVMCodeGenFileType type, LLVMMemoryBufferRef *ret,
+		struct strbuf *log);
+int accelc_link_so(const char *clang, const char *obj, const char *so,
+		   uint32_t timeout_ms, struct strbuf *log);
+
+/* The embedded bitcode blobs (builtins-blob.S). */
+extern const char accelc_builtins_bc[];
+extern const char accelc_builtins_bc_end[];
+extern const char accelc_fiber_bc[];
+extern const char accelc_fiber_bc_end[];
+
+/* Names the generated code shares with runtime/fiber.c. */
+#define ACCELC_FIBER_RUN "__accelc_fiber_run"
+#define ACCELC_FIBER_BARRIER "__accelc_fiber_barrier"
+
+#endif /* ACCELC_PRIVATE_H */

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file accelc.h
+ * @brief accelc: OpenCL C source to native work-group functions.
+ *
+ * A small internal library (static, linked into libaccel and the accelc
+ * CLI). One call compiles a program: clang-16 turns the source into LLVM
+ * IR, the builtins library is linked in, one work-group function per
+ * kernel is generated (see <libaccel/accel-wg.h> for its ABI), the module
+ * is optimised for the CPU this process runs on and linked into a shared
+ * object that the caller dlopen()s.
+ *
+ * Enum and flag values mirror <libaccel/accel-program.h> so that kernel
+ * information passes straight through.
+ *
+ * Thread-safety: accelc_compile() may run concurrently from several
+ * threads (each call has its own LLVM context and temporary directory).
+ * A result is immutable after it is returned.
+ */
+#ifndef ACCELC_H
+#define ACCELC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Argument kinds, equal to enum accel_kernel_arg_kind. */
+enum accelc_arg_kind {
+	ACCELC_ARG_BUFFER = 1,
+	ACCELC_ARG_VALUE = 2,
+	ACCELC_ARG_LOCAL = 3,
+};
+
+/** Address spaces, equal to enum accel_kernel_arg_addr. */
+enum accelc_arg_addr {
+	ACCELC_ADDR_PRIVATE = 0,
+	ACCELC_ADDR_GLOBAL = 1,
+	ACCELC_ADDR_CONSTANT = 2,
+	ACCELC_ADDR_LOCAL = 3,
+};
+
+/** Access qualifiers (OpenCL's; only images and pipes have others). */
+enum accelc_arg_access {
+	ACCELC_ACCESS_NONE = 0,
+	ACCELC_ACCESS_READ_ONLY = 1,
+	ACCELC_ACCESS_WRITE_ONLY = 2,
+	ACCELC_ACCESS_READ_WRITE = 3,
+};
+
+/** Type qualifier bits, equal to ACCEL_KERNEL_ARG_TYPE_*. */
+#define ACCELC_TYPE_CONST (1u << 0)
+#define ACCELC_TYPE_RESTRICT (1u << 1)
+#define ACCELC_TYPE_VOLATILE (1u << 2)
+#define ACCELC_TYPE_PIPE (1u << 3)
+
+/** Kernel flag, equal to ACCEL_KERNEL_HAS_BARRIERS. */
+#define ACCELC_KERNEL_HAS_BARRIERS (1u << 0)
+
+/** Option flags (struct accelc_options.flags). */
+/** keep the optimised LLVM IR as text in the result */
+#define ACCELC_FLAG_KEEP_IR (1u << 0)
+/** keep the generated assembly as text in the result */
+#define ACCELC_FLAG_KEEP_ASM (1u << 1)
+/** keep the shared object's bytes in memory (accelc_result_get_binary) */
+#define ACCELC_FLAG_KEEP_BINARY (1u << 2)
+#define ACCELC_FLAG_ALL                                                        \
+	(ACCELC_FLAG_KEEP_IR | ACCELC_FLAG_KEEP_ASM | ACCELC_FLAG_KEEP_BINARY)
+
+struct accelc_options {
+	/** sizeof(struct accelc_options) as the caller knows it */
+	uint32_t struct_size;
+	/** ACCELC_FLAG_* */
+	uint32_t flags;
+	/** OpenCL build options (clBuildProgram's), may be NULL */
+	const char *build_options;
+	/** clang executable; NULL: $ACCEL_CLANG, the build's, clang-16 */
+	const char *clang_path;
+	/** parent of the private temporary directory; NULL: $TMPDIR, /tmp */
+	const char *tmp_dir;
+	/** CPU name/features to generate for; NULL: the host's */
+	const char *cpu;
+	const char *cpu_features;
+	/** limit for each subprocess in milliseconds; 0: 60000 */
+	uint32_t timeout_ms;
+	/** reserved, 0 */
+	uint32_t reserved;
+};
+
+struct accelc_arg_info {
+	/** enum accelc_arg_kind */
+	uint32_t kind;
+	/** enum accelc_arg_addr */
+	uint32_t address_space;
+	/** enum accelc_arg_access */
+	uint32_t access;
+	/** ACCELC_TYPE_* */
+	uint32_t type_qualifiers;
+	/** by value: bytes as the host lays them out (float3: 16); else 8 */
+	uint32_t size;
+	/** by value: required alignment; else 8 */
+	uint32_t alignment;
+	/** type as written ("float*", "float4", "struct foo") */
+	const char *type_name;
+	/** argument name */
+	const char *name;
+};
+
+struct accelc_kernel_info {
+	/** the kernel's name in the source */
+	const char *name;
+	/** symbol of its accel_wg_fn in the shared object */
+	const char *wg_symbol;
+	/** ACCELC_KERNEL_* */
+	uint32_t flags;
+	uint32_t n_args;
+	const struct accelc_arg_info *args;
+	/** reqd_work_group_size, all 0 if none */
+	uint64_t reqd_work_group_size[3];
+	/** work_group_size_hint, all 0 if none */
+	uint64_t work_group_size_hint[3];
+	/** vec_type_hint as an OpenCL type name ("float4"), NULL if none */
+	const char *vec_type_hint;
+	/** bytes of kernel-scope __local variables (accel_wg_ctx.local_mem) */
+	uint64_t static_local_size;
+};
+
+struct accelc_result;
+
+/**
+ * Compile OpenCL C source into a shared object of work-group functions.
+ *
+ * @param opts options, may be NULL for defaults
+ * @param source the source text (need not be NUL-terminated)
+ * @param len its length in bytes
+ * @param ret the result, to be freed with accelc_result_free(); set on
+ *        success and on every build failure (to carry the build log);
+ *        untouched on invalid arguments and -ENOMEM
+ * @return 0; -EINVAL (bad argument or build option: the log names it);
+ *         -ENOEXEC (the source does not compile: see the log);
+ *         -ETIMEDOUT (a subprocess ran out of time); -ENOENT (no clang);
+ *         -ENOMEM; -EIO (LLVM or the linker failed unexpectedly);
+ *         another negative errno from the system
+ */
+int accelc_compile(const struct accelc_options *opts, const char *source,
+		   size_t len, struct accelc_result **ret);
+
+/** Free a result and delete its files. Accepts NULL; returns NULL. */
+struct accelc_result *accelc_result_free(struct accelc_result *res);
+
+/** @return the build log (NUL-terminated, possibly empty, never NULL) */
+const char *accelc_result_get_log(const struct accelc_result *res);
+
+/**
+ * @return path of the shared object (lives until accelc_result_free(),
+ *         which deletes it), NULL if the build failed
+ */
+const char *accelc_result_get_path(const struct accelc_result *res);
+
+/**
+ * The shared object's bytes (only with ACCELC_FLAG_KEEP_BINARY).
+ * @return 0, -ENOENT (not kept or no binary)
+ */
+int accelc_result_get_binary(const struct accelc_result *res,
+			     const void **data, size_t *size);
+
+/** @return optimised IR text (ACCELC_FLAG_KEEP_IR), else NULL */
+const char *accelc_result_get_ir(const struct accelc_result *res);
+
+/** @return assembly text (ACCELC_FLAG_KEEP_ASM), else NULL */
+const char *accelc_result_get_asm(const struct accelc_result *res);
+
+/** @return the number of kernels (0 when the build failed) */
+uint32_t accelc_result_get_kernel_count(const struct accelc_result *res);
+
+/** @return kernel @p index, NULL if out of range; lives with @p res */
+const struct accelc_kernel_info *
+accelc_result_get_kernel(const struct accelc_result *res, uint32_t index);
+
+/** @return the kernel called @p name, NULL if none */
+const struct accelc_kernel_info *
+accelc_result_find_kernel(const struct accelc_result *res, const char *name);
+
+/**
+ * The CPU name and feature string code is generated for when the options
+ * name none (what a cache key must include). Caller frees both with free().
+ * @return 0 or -ENOMEM
+ */
+int accelc_host_cpu(char **name, char **features);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACCELC_H */

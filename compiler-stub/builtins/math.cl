@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/* Math functions (OpenCL C 6.15.2) for float and double, scalar and
+ * vectors. Scalars map to LLVM intrinsics or glibc's libm, which meet the
+ * specification's ULP limits; vectors are element-wise, and the loop
+ * vectoriser widens them again across work-items. */
+#include "builtins.h"
+
+#define M_PI_D 3.141592653589793115997963468544185161590576171875
+
+/* F(x) = glibc's F / Ff */
+#define LIBM1(F)                                                               \
+	float OVL F(float x) { return __builtin_##F##f(x); }                   \
+	double OVL F(double x) { return __builtin_##F(x); }                    \
+	SPLIT1(F, float, float) SPLIT1(F, double, double)
+#define LIBM2(F)                                                               \
+	float OVL F(float x, float y) { return __builtin_##F##f(x, y); }       \
+	double OVL F(double x, double y) { return __builtin_##F(x, y); }       \
+	SPLIT2(F, float, float, float) SPLIT2(F, double, double, double)
+
+LIBM1(acos) LIBM1(acosh) LIBM1(asin) LIBM1(asinh) LIBM1(atan) LIBM1(atanh)
+LIBM1(cbrt) LIBM1(ceil) LIBM1(cos) LIBM1(cosh) LIBM1(erfc) LIBM1(erf)
+LIBM1(exp) LIBM1(exp2) LIBM1(expm1) LIBM1(fabs) LIBM1(floor)
+LIBM1(log) LIBM1(log2) LIBM1(log10) LIBM1(log1p) LIBM1(logb) LIBM1(rint)
+LIBM1(round) LIBM1(sin) LIBM1(sinh) LIBM1(sqrt) LIBM1(tan) LIBM1(tanh)
+LIBM1(tgamma) LIBM1(trunc)
+
+LIBM2(atan2) LIBM2(copysign) LIBM2(fdim) LIBM2(fmod) LIBM2(hypot)
+LIBM2(nextafter) LIBM2(pow) LIBM2(remainder)
+
+float exp10f(float);
+double libm_exp10(double) __asm__("exp10");
+float OVL exp10(float x) { return exp10f(x); }
+double OVL exp10(double x) { return libm_exp10(x); }
+SPLIT1(exp10, float, float) SPLIT1(exp10, double, double)
+
+float lgammaf(float);
+double libm_lgamma(double) __asm__("lgamma");
+float OVL lgamma(float x) { return lgammaf(x); }
+double OVL lgamma(double x) { return libm_lgamma(x); }
+SPLIT1(lgamma, float, float) SPLIT1(lgamma, double, double)
+
+/* fmin/fmax: a NaN operand yields the other, as llvm.minnum does */
+float OVL fmin(float x, float y) { return __builtin_fminf(x, y); }
+double OVL fmin(double x, double y) { return __builtin_fmin(x, y); }
+float OVL fmax(float x, float y) { return __builtin_fmaxf(x, y); }
+double OVL fmax(double x, double y) { return __builtin_fmax(x, y); }
+SPLIT2(fmin, float, float, float) SPLIT2(fmin, double, double, double)
+SPLIT2(fmax, float, float, float) SPLIT2(fmax, double, double, double)
+SPLIT2S(fmin, float, float, float) SPLIT2S(fmin, double, double, double)
+SPLIT2S(fmax, float, float, float) SPLIT2S(fmax, double, double, double)
+
+float OVL fma(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
+double OVL fma(double x, double y, double z) { return __builtin_fma(x, y, z); }
+SPLIT3(fma, float) SPLIT3(fma, double)
+
+#define GENERIC(T)                                                             \
+	T OVL mad(T a, T b, T c) { return a * b + c; }                         \
+	T OVL rsqrt(T x) { return (T)1 / sqrt(x); }                            \
+	T OVL acospi(T x) { return acos(x) * (T)M_1_PI; }                      \
+	T OVL asinpi(T x) { return asin(x) * (T)M_1_PI; }                      \
+	T OVL atanpi(T x) { return atan(x) * (T)M_1_PI; }                      \
+	T OVL atan2pi(T y, T x) { return atan2(y, x) * (T)M_1_PI; }            \
+	T OVL powr(T x, T y) { return pow(x, y); }                             \
+	T OVL maxmag(T x, T y)                                                 \
+	{                                                                      \
+		T ax = fabs(x), ay = fabs(y);                                  \
+		return ax > ay ? x : ay > ax ? y : fmax(x, y);                 \
+	}                                                                      \
+	T OVL minmag(T x, T y)                                                 \
+	{                                                                      \
+		T ax = fabs(x), ay = fabs(y);                                  \
+		return ax < ay ? x : ay < ax ? y : fmin(x, y);                 \
+	}                                                                      \
+	/* half_ and native_: full precision is within their limits */       \
+	T OVL native_sin(T x) { return sin(x); }                               \
+	T OVL native_cos(T x) { return cos(x); }                               \
+	T OVL native_tan(T x) { return tan(x); }                               \
+	T OVL native_exp(T x) { return exp(x); }                               \
+	T OVL native_exp2(T x) { return exp2(x); }                             \
+	T OVL native_exp10(T x) { return exp10(x); }                           \
+	T OVL native_log(T x) { return log(x); }                               \
+	T OVL native_log2(T x) { return log2(x); }                             \
+	T OVL native_log10(T x) { return log10(x); }                           \
+	T OVL native_sqrt(T x) { return sqrt(x); }                             \
+	T OVL native_rsqrt(T x) { return rsqrt(x); }                           \
+	T OVL native_recip(T x) { return (T)1 / x; }                           \
+	T OVL native_divide(T x, T y) { return x / y; }                        \
+	T OVL native_powr(T x, T y) { return powr(x, y); }
+FOR_ALL(GENERIC, float)
+#undef GENERIC
+
+#define GENERIC_D(T)                                                           \
+	T OVL mad(T a, T b, T c) { return a * b + c; }                         \
+	T OVL rsqrt(T x) { return (T)1 / sqrt(x); }                            \
+	T OVL acospi(T x) { return acos(x) * (T)M_1_PI; }                      \
+	T OVL asinpi(T x) { return asin(x) * (T)M_1_PI; }                      \
+	T OVL atanpi(T x) { return atan(x) * (T)M_1_PI; }                      \
+	T OVL atan2pi(T y, T x) { return atan2(y, x) * (T)M_1_PI; }            \
+	T OVL powr(T x, T y) { return pow(x, y); }                             \
+	T OVL maxmag(T x, T y)                                                 \
+	{                                                                      \
+		T ax = fabs(x), ay = fabs(y);                                  \
+		return ax > ay ? x : ay > ax ? y : fmax(x, y);                 \
+	}                                                                      \
+	T OVL minmag(T x, T y)                                                 \
+	{                                                                      \
+		T ax = fabs(x), ay = fabs(y);                                  \
+		return ax < ay ? x : ay < ax ? y : fmin(x, y);                 \
+	}
+FOR_ALL(GENERIC_D, double)
+
+#define HALF1(F)                                                               \
+	float OVL half_##F(float x) { return F(x); }                           \
+	SPLIT1(half_##F, float, float)
+HALF1(cos) HALF1(exp) HALF1(exp2) HALF1(exp10) HALF1(log) HALF1(log2)
+HALF1(log10) HALF1(rsqrt) HALF1(sin) HALF1(sqrt) HALF1(tan)
+
+float OVL half_recip(float x) { return 1.0f / x; }
+SPLIT1(half_recip, float, float)
+float OVL half_divide(float x, float y) { return x / y; }
+float OVL half_powr(float x, float y) { return powr(x, y); }
+SPLIT2(half_divide, float, float, float) SPLIT2(half_powr, float, float, float)
+
+/* sinpi/cospi/tanpi: reduce exactly by whole periods first */
+float OVL sinpi(float x)
+{
+	float r = x - 2.0f * rint(x * 0.5f);
+
+	return x == rint(x) ? copysign(0.0f, x) : sin((float)M_PI * r);
+}
+double OVL sinpi(double x)
+{
+	double r = x - 2.0 * rint(x * 0.5);
+
+	return x == rint(x) ? copysign(0.0, x) : sin(M_PI_D * r);
+}
+float OVL cospi(float x)
+{
+	float r = fabs(x - 2.0f * rint(x * 0.5f));
+
+	return r == 0.5f ? 0.0f : cos((float)M_PI * r);
+}
+double OVL cospi(double x)
+{
+	double r = fabs(x - 2.0 * rint(x * 0.5));
+
+	return r == 0.5 ? 0.0 : cos(M_PI_D * r);
+}
+float OVL tanpi(float x) { return sinpi(x) / cospi(x); }
+double OVL tanpi(double x) { return sinpi(x) / cospi(x); }
+SPLIT1(sinpi, float, float) SPLIT1(sinpi, double, double)
+SPLIT1(cospi, float, float) SPLIT1(cospi, double, double)
+SPLIT1(tanpi, float, float) SPLIT1(tanpi, double, double)
+
+int OVL ilogb(float x) { return __builtin_ilogbf(x); }
+int OVL ilogb(double x) { return __builtin_ilogb(x); }
+SPLIT1(ilogb, float, int) SPLIT1(ilogb, double, int)
+
+float OVL ldexp(float x, int n) { return __builtin_ldexpf(x, n); }
+double OVL ldexp(double x, int n) { return __builtin_ldexp(x, n); }
+SPLIT2(ldexp, float, int, float) SPLIT2(ldexp, double, int, double)
+SPLIT2S(ldexp, float, int, float) SPLIT2S(ldexp, double, int, double)
+
+float OVL pown(float x, int n) { return __builtin_powif(x, n); }
+double OVL pown(double x, int n) { return __builtin_powi(x, n); }
+SPLIT2(pown, float, int, float) SPLIT2(pown, double, int, double)
+
+float OVL rootn(float x, int n)
+{
+	if (n == 0)
+		return __builtin_nanf("");
+	if (x < 0.0f && (n & 1))
+		return -pow(-x, 1.0f / (float)n);
+	return pow(x, 1.0f / (float)n);
+}
+double OVL rootn(double x, int n)
+{
+	if (n == 0)
+		return __builtin_nan("");
+	if (x < 0.0 && (n & 1))
+		return -pow(-x, 1.0 / (double)n);
+	return pow(x, 1.0 / (double)n);
+}
+SPLIT2(rootn, float, int, float) SPLIT2(rootn, double, int, double)
+
+float OVL nan(uint c) { return as_float(0x7fc00000u | (c & 0x3fffffu)); }
+double OVL nan(ulong c)
+{
+	return as_double(0x7ff8000000000000ul | (c & 0x7fffffffffffful));
+}
+SPLIT1(nan, uint, float) SPLIT1(nan, ulong, double)

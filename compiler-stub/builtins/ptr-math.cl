@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* Math functions with a pointer result (fract, modf, frexp, sincos,
+ * remquo, lgamma_r) for every address space: built twice, see
+ * FOR_PTR_AS. */
+#include "builtins.h"
+
+float lgammaf_r(float, int *);
+double libm_lgamma_r(double, int *) __asm__("lgamma_r");
+
+/* the work, on private temporaries */
+#define IMPL(T, F)                                                             \
+	static T OVL i_fract(T x, __private T *ip)                             \
+	{                                                                      \
+		T fl = floor(x);                                               \
+		*ip = fl;                                                      \
+		if (isnan(x))                                                  \
+			return x;                                              \
+		if (isinf(x))                                                  \
+			return copysign((T)0, x);                              \
+		return fmin(x - fl, (T)(1.0 - (T)EPS_##F / 2));                \
+	}                                                                      \
+	static T OVL i_modf(T x, __private T *ip)                              \
+	{                                                                      \
+		return __builtin_modf##F(x, ip);                               \
+	}                                                                      \
+	static T OVL i_frexp(T x, __private int *e)                            \
+	{                                                                      \
+		return __builtin_frexp##F(x, e);                               \
+	}                                                                      \
+	static T OVL i_sincos(T x, __private T *c)                             \
+	{                                                                      \
+		*c = cos(x);                                                   \
+		return sin(x);                                                 \
+	}                                                                      \
+	static T OVL i_remquo(T x, T y, __private int *q)                      \
+	{                                                                      \
+		return __builtin_remquo##F(x, y, q);                           \
+	}                                                                      \
+	static T OVL i_lgamma_r(T x, __private int *s)                         \
+	{                                                                      \
+		return LGR_##F(x, s);                                          \
+	}
+
+#define SCALAR1(AS, T, F, P)                                                   \
+	T OVL F(T x, AS P *out)                                                \
+	{                                                                      \
+		P t;                                                           \
+		T r = i_##F(x, &t);                                            \
+		*out = t;                                                      \
+		return r;                                                      \
+	}
+#define SCALARS(AS, T, _)                                                      \
+	SCALAR1(AS, T, fract, T) SCALAR1(AS, T, modf, T)                       \
+	SCALAR1(AS, T, frexp, int) SCALAR1(AS, T, sincos, T)                   \
+	SCALAR1(AS, T, lgamma_r, int)                                          \
+	T OVL remquo(T x, T y, AS int *out)                                    \
+	{                                                                      \
+		int t;                                                         \
+		T r = i_remquo(x, y, &t);                                      \
+		*out = t;                                                      \
+		return r;                                                      \
+	}
+#define EPS_f FLT_EPSILON
+#define EPS_ DBL_EPSILON
+#define LGR_f lgammaf_r
+#define LGR_ libm_lgamma_r
+
+/* vectors: element-wise through private temporaries */
+#define VEC1P(AS, T, N, F, P)                                                  \
+	T##N OVL F(T##N x, AS P##N *out)                                       \
+	{                                                                      \
+		T##N r;                                                        \
+		P##N o;                                                        \
+		for (int i = 0; i < N; i++) {                                  \
+			P t;                                                   \
+			r[i] = i_##F(x[i], &t);                                    \
+			o[i] = t;                                              \
+		}                                                              \
+		*out = o;                                                      \
+		return r;                                                      \
+	}
+#define VEC2P(AS, T, N, F, P)                                                  \
+	T##N OVL F(T##N x, T##N y, AS P##N *out)                               \
+	{                                                                      \
+		T##N r;                                                        \
+		P##N o;                                                        \
+		for (int i = 0; i < N; i++) {                                  \
+			P t;                                                   \
+			r[i] = i_##F(x[i], y[i], &t);                              \
+			o[i] = t;                                              \
+		}                                                              \
+		*out = o;                                                      \
+		return r;                                                      \
+	}
+#define VECS_N(AS, T, N)                                                       \
+	VEC1P(AS, T, N, fract, T) VEC1P(AS, T, N, modf, T)                     \
+	VEC1P(AS, T, N, frexp, int) VEC1P(AS, T, N, sincos, T)                 \
+	VEC2P(AS, T, N, remquo, int) VEC1P(AS, T, N, lgamma_r, int)
+#define ALL(AS, _)                                                             \
+	SCALARS(AS, float, f) SCALARS(AS, double, )                            \
+	VECS_N(AS, float, 2) VECS_N(AS, float, 3) VECS_N(AS, float, 4)         \
+	VECS_N(AS, float, 8) VECS_N(AS, float, 16)                             \
+	VECS_N(AS, double, 2) VECS_N(AS, double, 3) VECS_N(AS, double, 4)      \
+	VECS_N(AS, double, 8) VECS_N(AS, double, 16)
+
+IMPL(float, f) IMPL(double, )
+FOR_PTR_AS(ALL, _)

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* Linking the builtins, optimising for the host CPU, emitting an object
+ * and linking it into a shared object. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "accelc-private.h"
+
+#define TRIPLE "x86_64-unknown-linux-gnu"
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void init_targets(void)
+{
+	LLVMInitializeX86TargetInfo();
+	LLVMInitializeX86Target();
+	LLVMInitializeX86TargetMC();
+	LLVMInitializeX86AsmPrinter();
+	LLVMInitializeX86AsmParser();
+}
+
+void accelc_llvm_init(void)
+{
+	pthread_once(&init_once, init_targets);
+}
+
+int accelc_host_cpu(char **name, char **features)
+{
+	char *n = LLVMGetHostCPUName(), *f = LLVMGetHostCPUFeatures();
+
+	*name = n ? strdup(n) : NULL;
+	*features = f ? strdup(f) : NULL;
+	LLVMDisposeMessage(n);
+	LLVMDisposeMessage(f);
+	if (!*name || !*features) {
+		free(*name);
+		free(*features);
+		*name = *features = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int link_blob(LLVMModuleRef mod, const char *start, const char *end,
+		     const char *what, struct strbuf *log)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
+	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(
+		start, (size_t)(end - start), what, 0);
+	LLVMModuleRef src;
+
+	if (!mb)
+		return -ENOMEM;
+	/* lazily: only the functions the program calls are materialised */
+	if (LLVMGetBitcodeModuleInContext2(ctx, mb, &src)) {
+		LLVMDisposeMemoryBuffer(mb);
+		strbuf_printf(log, "error: cannot read the %s\n", what);
+		return -EIO;
+	}
+	/* linkonce_odr: the linker takes only what is referenced */
+	for (LLVMValueRef f = LLVMGetFirstFunction(src); f;
+	     f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f) &&
+		    LLVMGetLinkage(f) == LLVMExternalLinkage)
+			LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
+	if (LLVMLinkModules2(mod, src)) {
+		strbuf_printf(log, "error: linking the %s failed\n", what);
+		return -EIO;
+	}
+	return 0;
+}
+
+int accelc_link_builtins(LLVMModuleRef mod, bool fibers, struct strbuf *log)
+{
+	if (!fibers)
+		return link_blob(mod, accelc_builtins_bc, accelc_builtins_bc_end,
+				 "builtins library", log);
+	return link_blob(mod, accelc_fiber_bc, accelc_fiber_bc_end,
+			 "fiber runtime", log);
+}
+
+/* clang's defaults (x86-64 + SSE2) become the CPU this code runs on */
+static void set_target_attrs(LLVMModuleRef mod, const char *cpu,
+			     const char *features, bool fast_math)
+{
+	LLVMContextRef c = LLVMGetModuleContext(mod);
+	unsigned conv = LLVMGetEnumAttributeKindForName("convergent", 10);
+	LLVMAttributeRef a_cpu = LLVMCreateStringAttribute(
+		c, "target-cpu", 10, cpu, strlen(cpu));
+	LLVMAttributeRef a_tune = LLVMCreateStringAttribute(
+		c, "tune-cpu", 8, cpu, strlen(cpu));
+	LLVMAttributeRef a_feat = LLVMCreateStringAttribute(
+		c, "target-features", 15, features, strlen(features));
+	LLVMAttributeRef a_vec = LLVMCreateStringAttribute(
+		c, "min-legal-vector-width", 22, "0", 1);
+
+	(void)fast_math;
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f;
+	     f = LLVMGetNextFunction(f)) {
+		if (LLVMIsDeclaration(f))
+			continue;
+		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, a_cpu);
+		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, a_tune);
+		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, a_feat);
+		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, a_vec);
+		/* nothing convergent is left once barriers are lowered, and
+		 * the attribute would block unrolling and unswitching */
+		LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+					       conv);
+		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+		     bb = LLVMGetNextBasicBlock(bb))
+			for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+			     i = LLVMGetNextInstruction(i))
+				if (LLVMIsACallInst(i))
+					LLVMRemoveCallSiteEnumAttribute(
+						i, LLVMAttributeFunctionIndex,
+						conv);
+	}
+}
+
+int accelc_create_tm(const char *cpu, const char *features, bool opt,
+		     LLVMTargetMachineRef *ret, struct strbuf *log)
+{
+	LLVMTargetRef t;
+	char *err = NULL;
+
+	accelc_llvm_init();
+	if (LLVMGetTargetFromTriple(TRIPLE, &t, &err)) {
+		strbuf_printf(log, "error: %s\n", err);
+		LLVMDisposeMessage(err);
+		return -EIO;
+	}
+	*ret = LLVMCreateTargetMachine(t, TRIPLE, cpu, features,
+				       opt ? LLVMCodeGenLevelAggressive :
+					     LLVMCodeGenLevelNone,
+				       LLVMRelocPIC, LLVMCodeModelDefault);
+	return *ret ? 0 : -EIO;
+}
+
+int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
+		    const char *cpu, const char *features, bool opt,
+		    bool fast_math, struct strbuf *log)
+{
+	LLVMPassBuilderOptionsRef o;
+	LLVMErrorRef e;
+	char *err = NULL;
+
+	set_target_attrs(mod, cpu, features, fast_math);
+	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &err)) {
+		strbuf_printf(log, "error: internal: invalid IR: %.2000s\n",
+			      err);
+		LLVMDisposeMessage(err);
+		return -EIO;
+	}
+	LLVMDisposeMessage(err);
+	o = LLVMCreatePassBuilderOptions();
+	LLVMPassBuilderOptionsSetLoopVectorization(o, opt);
+	LLVMPassBuilderOptionsSetSLPVectorization(o, opt);
+	LLVMPassBuilderOptionsSetLoopInterleaving(o, opt);
+	LLVMPassBuilderOptionsSetLoopUnrolling(o, opt);
+	e = LLVMRunPasses(mod, opt ? "default<O3>" : "default<O0>", tm, o);
+	LLVMDisposePassBuilderOptions(o);
+	if (e) {
+		char *msg = LLVMGetErrorMessage(e);
+
+		strbuf_printf(log, "error: optimiser: %s\n", msg);
+		LLVMDisposeErrorMessage(msg);
+		return -EIO;
+	}
+	return 0;
+}
+
+int accelc_emit(LLVMModuleRef mod, LLVMTargetMachineRef tm,
+		LLVMCodeGenFileType type, LLVMMemoryBufferRef *ret,
+		struct strbuf *log)
+{
+	char *err = NULL;
+
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, type, &err, ret)) {
+		strbuf_printf(log, "error: code generation: %s\n", err);
+		LLVMDisposeMessage(err);
+		return -EIO;
+	}
+	return 0;
+}
+
+int accelc_link_so(const char *clang, const char *obj, const char *so,
+		   uint32_t timeout_ms, struct strbuf *log)
+{
+	struct argv a = { 0 };
+	int r;
+
+	argv_add(&a, clang);
+	argv_add(&a, "-shared");
+	argv_add(&a, "-fuse-ld=lld");
+	argv_add(&a, "-Wl,-z,defs");
+	argv_add(&a, "-Wl,-z,noexecstack");
+	argv_add(&a, "-Wl,-z,now");
+	argv_add(&a, "-Wl,--as-needed");
+	argv_add(&a, "-o");
+	argv_add(&a, so);
+	argv_add(&a, obj);
+	argv_add(&a, "-lmvec");
+	argv_add(&a, "-lm");
+	if (a.oom) {
+		argv_free(&a);
+		return -ENOMEM;
+	}
+	r = accelc_spawn(a.v, log, timeout_ms);
+	argv_free(&a);
+	if (r > 0) {
+		strbuf_printf(log, "error: linking the shared object failed\n");
+		return -EIO;
+	}
+	return r;
+}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/* OpenCL build options. Only options from the OpenCL specification are
+ * accepted; each becomes a clang argument or a flag for the back end.
+ * Anything else is an error, so that an option a program relies on is
+ * never silently dropped. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accelc-private.h"
+
+/* Options handed to clang unchanged. */
+static const char *const passthrough[] = {
+	"-cl-mad-enable",
+	"-cl-fast-relaxed-math",
+	"-cl-finite-math-only",
+	"-cl-denorms-are-zero",
+	"-cl-no-signed-zeros",
+	"-cl-unsafe-math-optimizations",
+	"-cl-single-precision-constant",
+	"-cl-fp32-correctly-rounded-divide-sqrt",
+	"-cl-uniform-work-group-size",
+	"-w",
+	"-Werror",
+};
+
+/* Split like a shell would for words and quotes, without expansion. */
+static int next_word(const char **pp, char **ret)
+{
+	const char *p = *pp;
+	struct strbuf w = { 0 };
+	char q = 0;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (!*p)
+		return 0;
+	strbuf_append(&w, "", 0);
+	for (; *p; p++) {
+		if (q) {
+			if (*p == q)
+				q = 0;
+			else if (*p == '\\' && q == '"' && p[1])
+				strbuf_append(&w, ++p, 1);
+			else
+				strbuf_append(&w, p, 1);
+		} else if (*p == '"' || *p == '\'') {
+			q = *p;
+		} else if (*p == ' ' || *p == '\t' || *p == '\n' ||
+			   *p == '\r') {
+			break;
+		} else if (*p == '\\' && p[1]) {
+			strbuf_append(&w, ++p, 1);
+		} else {
+			strbuf_append(&w, p, 1);
+		}
+	}
+	if (!w.buf || w.truncated) {
+		strbuf_free(&w);
+		return -ENOMEM;
+	}
+	if (q) {
+		strbuf_free(&w);
+		return -EINVAL;
+	}
+	*pp = p;
+	*ret = w.buf;
+	return 1;
+}
+
+static bool valid_macro(const char *s)
+{
+	if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') ||
+	      (*s >= 'a' && *s <= 'z')))
+		return false;
+	for (; *s && *s != '='; s++)
+		if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+			return false;
+	return true;
+}
+
+static int parse_std(const char *v, unsigned *std)
+{
+	static const struct {
+		const char *name;
+		unsigned v;
+	} stds[] = {
+		{ "CL1.0", 100 }, { "CL1.1", 110 }, { "CL1.2", 120 },
+		{ "CL2.0", 200 }, { "CL3.0", 300 },
+	};
+
+	for (size_t i = 0; i < sizeof(stds) / sizeof(stds[0]); i++)
+		if (!strcmp(v, stds[i].name)) {
+			*std = stds[i].v;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int accelc_parse_options(const char *options, struct accelc_build_opts *out,
+			 struct strbuf *log)
+{
+	struct accelc_build_opts o = { .cl_std = 120 };
+	const char *p = options ? options : "";
+	char *w = NULL, *arg = NULL;
+	int r;
+
+	while ((r = next_word(&p, &w)) > 0) {
+		bool known = false;
+
+		if (!strcmp(w, "-D") || !strcmp(w, "-I")) {
+			r = next_word(&p, &arg);
+			if (r <= 0) {
+				strbuf_printf(log, "error: option '%s' needs "
+					      "an argument\n", w);
+				r = r < 0 ? r : -EINVAL;
+				goto fail;
+			}
+		} else if (!strncmp(w, "-D", 2) || !strncmp(w, "-I", 2)) {
+			arg = strdup(w + 2);
+			if (!arg) {
+				r = -ENOMEM;
+				goto fail;
+			}
+		}
+		if (arg) {
+			if (w[1] == 'D' && !valid_macro(arg)) {
+				strbuf_printf(log, "error: invalid macro "
+					      "definition '-D%s'\n", arg);
+				r = -EINVAL;
+				goto fail;
+			}
+			argv_add(&o.clang_args, w[1] == 'D' ? "-D" : "-I");
+			argv_add(&o.clang_args, arg);
+			free(arg);
+			arg = NULL;
+			known = true;
+		} else if (!strncmp(w, "-cl-std=", 8)) {
+			if (parse_std(w + 8, &o.cl_std) < 0) {
+				strbuf_printf(log, "error: unsupported OpenCL "
+					      "C version '%s'\n", w + 8);
+				r = -EINVAL;
+				goto fail;
+			}
+			known = true;
+		} else if (!strcmp(w, "-cl-opt-disable")) {
+			o.opt_disable = true;
+			known = true;
+		} else if (!strcmp(w, "-cl-kernel-arg-info") ||
+			   !strcmp(w, "-cl-strict-aliasing")) {
+			/* always on / deprecated no-op */
+			known = true;
+		} else {
+			for (size_t i = 0; i < sizeof(passthrough) /
+			     sizeof(passthrough[0]); i++)
+				if (!strcmp(w, passthrough[i])) {
+					argv_add(&o.clang_args, w);
+					known = true;
+				}
+			if (!strcmp(w, "-cl-fast-relaxed-math") ||
+			    !strcmp(w, "-cl-unsafe-math-optimizations"))
+				o.fast_math = true;
+		}
+		if (!known) {
+			strbuf_printf(log, "error: unsupported build option "
+				      "'%s'\n", w);
+			r = -EINVAL;
+			goto fail;
+		}
+		free(w);
+		w = NULL;
+	}
+	if (r < 0) {
+		if (r == -EINVAL)
+			strbuf_printf(log, "error: unterminated quote in "
+				      "build options\n");
+		goto fail;
+	}
+	if (o.clang_args.oom) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	*out = o;
+	return 0;
+fail:
+	free(w);
+	free(arg);
+	accelc_build_opts_free(&o);
+	return r;
+}
+
+void accelc_build_opts_free(struct accelc_build_opts *o)
+{
+	argv_free(&o->clang_args);
+}

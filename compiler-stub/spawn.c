@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/* Running clang and the linker: fork/exec with an argv (no shell), output
+ * captured into the build log with a size cap, and a deadline after which
+ * the whole process group is killed. Hostile sources must not hang or
+ * exhaust the caller, so the child also gets resource limits. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include "accelc-private.h"
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Only async-signal-safe calls: the caller may be multi-threaded. */
+static __attribute__((noreturn)) void child(char *const argv[], int out,
+					    uint32_t timeout_ms)
+{
+	struct rlimit cpu = { timeout_ms / 1000 + 1, timeout_ms / 1000 + 2 };
+	/* an object or bitcode file above this is an attack, not a kernel */
+	struct rlimit fsize = { 1ul << 30, 1ul << 30 };
+	struct rlimit core = { 0, 0 };
+	int null;
+
+	setpgid(0, 0);
+	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 ||
+	    dup2(out, 2) < 0)
+		_exit(126);
+	setrlimit(RLIMIT_CPU, &cpu);
+	setrlimit(RLIMIT_FSIZE, &fsize);
+	setrlimit(RLIMIT_CORE, &core);
+	/* fds of the host application that lack O_CLOEXEC stay with it */
+	close_range(3, ~0u, 0);
+	signal(SIGPIPE, SIG_DFL);
+	execv(argv[0], argv);
+	_exit(127);
+}
+
+static void kill_group(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
+int accelc_spawn(char *const argv[], struct strbuf *log, uint32_t timeout_ms)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+	int pfd[2], status, r = 0;
+	bool timed_out = false;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return r;
+	}
+	if (pid == 0)
+		child(argv, pfd[1], timeout_ms);
+	/* both sides set the group, so a kill never misses it */
+	setpgid(pid, pid);
+	close(pfd[1]);
+
+	for (;;) {
+		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		int64_t left = deadline - now_ms();
+		char buf[4096];
+		ssize_t n;
+
+		if (left <= 0) {
+			timed_out = true;
+			break;
+		}
+		r = poll(&p, 1, left > 1000 ? 1000 : (int)left);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r <= 0)
+			continue;
+		n = read(pfd[0], buf, sizeof(buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break; /* EOF: the child (and its children) closed it */
+		strbuf_append(log, buf, (size_t)n);
+	}
+	close(pfd[0]);
+	if (timed_out)
+		kill_group(pid);
+	/* a child that closed its output but still runs gets the deadline too */
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (!timed_out && now_ms() >= deadline) {
+			timed_out = true;
+			kill_group(pid);
+		}
+		if (w == 0)
+			usleep(1000);
+	}
+	if (timed_out) {
+		strbuf_printf(log, "error: %s killed after %u ms\n", argv[0],
+			      timeout_ms);
+		return -ETIMEDOUT;
+	}
+	if (WIFSIGNALED(status)) {
+		strbuf_printf(log, "error: %s killed by signal %d\n", argv[0],
+			      WTERMSIG(status));
+		return WTERMSIG(status) == SIGXCPU ? -ETIMEDOUT : 128 +
+			WTERMSIG(status);
+	}
+	return WEXITSTATUS(status);
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file accel-buffer.h
+ * @brief Device buffers: allocation, sub-ranges, host mapping.
+ *
+ * On the CPU reference device a buffer is a sealed memfd mapped once, so
+ * host maps are zero-copy and the buffer can later become a dma-buf without
+ * a copy.
+ *
+ * Thread-safety: buffers may be used from any thread. Concurrent maps of
+ * the same buffer are allowed; keeping the contents coherent between
+ * host writes and kernels is the caller's business (fences).
+ */
+#ifndef LIBACCEL_ACCEL_BUFFER_H
+#define LIBACCEL_ACCEL_BUFFER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct accel_device;
+struct accel_buffer;
+
+/** Kernels only read the buffer. */
+#define ACCEL_BUFFER_READ_ONLY (1u << 0)
+/** Kernels only write the buffer. */
+#define ACCEL_BUFFER_WRITE_ONLY (1u << 1)
+/** The host never maps the buffer (lets a device keep it off the CPU). */
+#define ACCEL_BUFFER_HOST_NO_ACCESS (1u << 2)
+/** The host only maps the buffer for reading. */
+#define ACCEL_BUFFER_HOST_READ_ONLY (1u << 3)
+/** The host only maps the buffer for writing. */
+#define ACCEL_BUFFER_HOST_WRITE_ONLY (1u << 4)
+/** All buffer flags defined by this version. */
+#define ACCEL_BUFFER_FLAGS_ALL 0x1fu
+
+/** Map for reading. */
+#define ACCEL_MAP_READ (1u << 0)
+/** Map for writing. */
+#define ACCEL_MAP_WRITE (1u << 1)
+/** Map for writing; the previous contents of the range need not be kept. */
+#define ACCEL_MAP_WRITE_INVALIDATE (1u << 2)
+/** All map flags defined by this version. */
+#define ACCEL_MAP_FLAGS_ALL 0x7u
+
+/**
+ * Allocate a buffer on a device. The contents start zeroed.
+ *
+ * @param dev the device
+ * @param size bytes, > 0
+ * @param flags ACCEL_BUFFER_* (READ_ONLY and WRITE_ONLY exclude each other,
+ *        as do the three HOST_* flags)
+ * @param[out] ret the buffer, one reference; it holds a device reference
+ * @return 0, -EINVAL (NULL argument, size 0, bad flags), -E2BIG (size above
+ *         ACCEL_DEVICE_U64_MAX_ALLOC_SIZE), -ENOMEM, -EMFILE (out of fds)
+ */
+int accel_buffer_new(struct accel_device *dev, uint64_t size, uint32_t flags,
+		     struct accel_buffer **ret);
+
+/**
+ * Wrap caller memory as a buffer without copying (OpenCL's
+ * CL_MEM_USE_HOST_PTR). The memory must stay valid until the buffer is
+ * freed. Such buffers cannot be exported as dma-bufs.
+ *
+ * @return 0, -EINVAL (NULL argument, size 0, bad flags), -E2BIG,
+ *         -EOPNOTSUPP (the device has no ACCEL_DEVICE_CAP_USER_PTR), -ENOMEM
+ */
+int accel_buffer_new_user_ptr(struct accel_device *dev, void *ptr,
+			      uint64_t size, uint32_t flags,
+			      struct accel_buffer **ret);
+
+/**
+ * Create a buffer that aliases a range of @p parent (it holds a reference
+ * on the parent). Sub-buffers of sub-buffers are not allowed.
+ *
+ * @param offset byte offset, a multiple of ACCEL_DEVICE_U64_MEM_BASE_ADDR_ALIGN
+ * @param size bytes, > 0, offset + size within the parent
+ * @param flags ACCEL_BUFFER_* or 0 to inherit the parent's; must not grant
+ *        access the parent forbids
+ * @return 0, -EINVAL (NULL argument, size 0, bad flags, parent is a
+ *         sub-buffer, access wider than the parent's, misaligned offset),
+ *         -ERANGE (range outside the parent), -ENOMEM
+ */
+int accel_buffer_new_sub(struct accel_buffer *parent, uint64_t offset,
+			 uint64_t size, uint32_t flags,
+			 struct accel_buffer **ret);
+
+/** Take a reference. Returns @p buf (NULL stays NULL). */
+struct accel_buffer *accel_buffer_ref(struct accel_buffer *buf);
+
+/** Drop a reference. Returns NULL. Queued work keeps its own references. */
+struct accel_buffer *accel_buffer_unref(struct accel_buffer *buf);
+
+/** @return the size in bytes, 0 for NULL */
+uint64_t accel_buffer_get_size(struct accel_buffer *buf);
+
+/** @return the ACCEL_BUFFER_* flags, 0 for NULL */
+uint32_t accel_buffer_get_flags(struct accel_buffer *buf);
+
+/** @return the device (no new reference), NULL for NULL */
+struct accel_device *accel_buffer_get_device(struct accel_buffer *buf);
+
+/** @return the parent of a sub-buffer (no new reference), else NULL */
+struct accel_buffer *accel_buffer_get_parent(struct accel_buffer *buf);
+
+/** @return the offset of a sub-buffer in its parent, else 0 */
+uint64_t accel_buffer_get_offset(struct accel_buffer *buf);
+
+/**
+ * Map a range of the buffer into the host address space. Maps nest: each
+ * successful map needs one accel_buffer_unmap() with the returned pointer.
+ * The map does not wait for queued work: wait on its fences first.
+ *
+ * @param offset, size the range (size > 0)
+ * @param flags ACCEL_MAP_* (at least one)
+ * @param[out] ret host address of byte @p offset
+ * @return 0, -EINVAL (NULL argument, size 0, bad flags), -ERANGE (range
+ *         outside the buffer), -EACCES (map direction forbidden by the
+ *         buffer's HOST_* flags), -EOPNOTSUPP (device memory the host
+ *         cannot reach), -ENOMEM
+ */
+int accel_buffer_map(struct accel_buffer *buf, uint64_t offset, uint64_t size,
+		     uint32_t flags, void **ret);
+
+/**
+ * Release a mapping made by accel_buffer_map().
+ * @return 0, -EINVAL (NULL @p buf, @p ptr is not a live mapping of @p buf)
+ */
+int accel_buffer_unmap(struct accel_buffer *buf, void *ptr);
+
+/** Attach an opaque pointer. @return 0 or -EINVAL (NULL @p buf) */
+int accel_buffer_set_user_data(struct accel_buffer *buf, void *user_data);
+
+/** @return the opaque pointer, NULL if none or @p buf is NULL */
+void *accel_buffer_get_user_data(struct accel_buffer *buf);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBACCEL_ACCEL_BUFFER_H */

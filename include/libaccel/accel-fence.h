@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file accel-fence.h
+ * @brief Fences: completion of submitted work.
+ *
+ * A fence signals exactly once, either with success (status 0) or with an
+ * error (a negative errno that says why the work failed). Every queue
+ * submission can return one; user fences are signalled by the caller.
+ *
+ * Thread-safety: fences may be used, waited on and signalled from any
+ * thread. Callbacks run on the thread that signals the fence (often a
+ * libaccel worker) or, when added to an already signalled fence, on the
+ * caller's thread; never with an internal lock held.
+ */
+#ifndef LIBACCEL_ACCEL_FENCE_H
+#define LIBACCEL_ACCEL_FENCE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct accel_context;
+struct accel_fence;
+
+/** Profiling timestamps, CLOCK_MONOTONIC nanoseconds. */
+enum accel_fence_time {
+	ACCEL_FENCE_TIME_QUEUED = 0, /**< the submission call was made */
+	ACCEL_FENCE_TIME_SUBMITTED,  /**< dependencies met, handed to the device */
+	ACCEL_FENCE_TIME_STARTED,    /**< the device started the work */
+	ACCEL_FENCE_TIME_ENDED,      /**< the work ended */
+};
+
+/** Infinite timeout for accel_fence_wait(). */
+#define ACCEL_TIMEOUT_INFINITE INT64_MAX
+
+/**
+ * Fence callback.
+ * @param fence the fence (valid during the call; take a reference to keep it)
+ * @param status 0 or the negative errno the work failed with
+ * @param user_data as given to accel_fence_add_callback()
+ */
+typedef void (*accel_fence_cb)(struct accel_fence *fence, int status,
+			       void *user_data);
+
+/**
+ * Create a user fence, signalled with accel_fence_signal() (OpenCL's user
+ * events).
+ * @return 0, -EINVAL (NULL argument), -ENOMEM
+ */
+int accel_fence_new_user(struct accel_context *ctx, struct accel_fence **ret);
+
+/**
+ * Signal a user fence.
+ * @param status 0 for success or a negative errno for failure
+ * @return 0, -EINVAL (NULL @p fence, positive @p status, not a user
+ *         fence), -EALREADY (already signalled)
+ */
+int accel_fence_signal(struct accel_fence *fence, int status);
+
+/** Take a reference. Returns @p fence (NULL stays NULL). */
+struct accel_fence *accel_fence_ref(struct accel_fence *fence);
+
+/** Drop a reference. Returns NULL. Pending work keeps its own reference. */
+struct accel_fence *accel_fence_unref(struct accel_fence *fence);
+
+/**
+ * @return 1 if signalled successfully, 0 if still pending, the negative
+ *         errno of the failed work, or -EINVAL for a NULL @p fence
+ */
+int accel_fence_get_status(struct accel_fence *fence);
+
+/**
+ * Wait until the fence signals.
+ * @param timeout_ns relative timeout; 0 polls; ACCEL_TIMEOUT_INFINITE waits forever
+ * @return 0 (signalled successfully), -ETIME (timed out), -EINVAL (NULL
+ *         @p fence, negative timeout), or the negative errno of the failed work
+ */
+int accel_fence_wait(struct accel_fence *fence, int64_t timeout_ns);
+
+/**
+ * Export a pollable file descriptor that becomes readable (POLLIN) when the
+ * fence signals, for event loops. The fd is an eventfd owned by the caller;
+ * do not read from it (that would consume the readiness of all duplicates).
+ * @param[out] ret_fd the new fd (O_CLOEXEC)
+ * @return 0, -EINVAL (NULL argument), -EMFILE, -ENOMEM
+ */
+int accel_fence_export_poll_fd(struct accel_fence *fence, int *ret_fd);
+
+/**
+ * Call @p cb once when the fence signals. If it has already signalled,
+ * @p cb is called before this function returns.
+ * @return 0, -EINVAL (NULL @p fence or @p cb), -ENOMEM
+ */
+int accel_fence_add_callback(struct accel_fence *fence, accel_fence_cb cb,
+			     void *user_data);
+
+/**
+ * Read a profiling timestamp.
+ * @param[out] ret_ns CLOCK_MONOTONIC nanoseconds
+ * @return 0, -EINVAL (NULL argument, unknown @p which), -ENODATA (the
+ *         queue was made without ACCEL_QUEUE_PROFILING, or a user fence),
+ *         -EAGAIN (the point has not been reached yet)
+ */
+int accel_fence_get_time(struct accel_fence *fence, enum accel_fence_time which,
+			 uint64_t *ret_ns);
+
+/** @return the fence's context (no new reference), NULL for NULL */
+struct accel_context *accel_fence_get_context(struct accel_fence *fence);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBACCEL_ACCEL_FENCE_H */

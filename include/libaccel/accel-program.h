@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file accel-program.h
+ * @brief Programs (sets of kernels) and kernels (a function plus arguments).
+ *
+ * Programs come from:
+ * - native work-group functions registered by the caller
+ *   (accel_program_new_native(), see accel-wg.h for the ABI);
+ * - the device's built-in kernels (accel_program_new_built_in(), OpenCL's
+ *   "built-in kernels"); the CPU device offers:
+ *     - `fill_u32(global uint *dst, uint value)`: dst[gid] = value
+ *     - `copy_u8(global uchar *dst, global const uchar *src)`: dst[gid] = src[gid]
+ *     - `sgemm(global float *C, global const float *A, global const float *B,
+ *        uint M, uint N, uint K)`: C = A * B, row-major, M x K times K x N;
+ *       launched as 2-D with global size (N, M), local size chosen freely.
+ *
+ * Thread-safety: programs are immutable and may be shared. A kernel's
+ * arguments must not be set from two threads at once; launching captures
+ * the arguments, so a kernel may be relaunched with new arguments while
+ * earlier launches are pending.
+ */
+#ifndef LIBACCEL_ACCEL_PROGRAM_H
+#define LIBACCEL_ACCEL_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libaccel/accel-wg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct accel_device;
+struct accel_buffer;
+struct accel_program;
+struct accel_kernel;
+
+/** How an argument is passed (struct accel_kernel_arg_desc.kind). */
+enum accel_kernel_arg_kind {
+	ACCEL_KERNEL_ARG_BUFFER = 1, /**< a global/constant buffer */
+	ACCEL_KERNEL_ARG_VALUE = 2,  /**< bytes copied by value */
+	ACCEL_KERNEL_ARG_LOCAL = 3,  /**< a __local block sized at set time */
+};
+
+/** Address space of a pointer argument (OpenCL's arg address qualifier). */
+enum accel_kernel_arg_addr {
+	ACCEL_KERNEL_ARG_ADDR_PRIVATE = 0,
+	ACCEL_KERNEL_ARG_ADDR_GLOBAL = 1,
+	ACCEL_KERNEL_ARG_ADDR_CONSTANT = 2,
+	ACCEL_KERNEL_ARG_ADDR_LOCAL = 3,
+};
+
+/** Type qualifier bits (OpenCL's arg type qualifiers). */
+#define ACCEL_KERNEL_ARG_TYPE_CONST (1u << 0)
+#define ACCEL_KERNEL_ARG_TYPE_RESTRICT (1u << 1)
+#define ACCEL_KERNEL_ARG_TYPE_VOLATILE (1u << 2)
+#define ACCEL_KERNEL_ARG_TYPE_PIPE (1u << 3)
+
+/** Description of one kernel argument. */
+struct accel_kernel_arg_desc {
+	/** sizeof(struct accel_kernel_arg_desc) as the caller knows it */
+	uint32_t struct_size;
+	/** enum accel_kernel_arg_kind */
+	uint32_t kind;
+	/** by-value: exact size in bytes; buffer/local: sizeof(void *) */
+	uint32_t size;
+	/** enum accel_kernel_arg_addr */
+	uint32_t address_space;
+	/** ACCEL_KERNEL_ARG_TYPE_* */
+	uint32_t type_qualifiers;
+	/** reserved, 0 */
+	uint32_t reserved;
+	/** argument name, may be NULL */
+	const char *name;
+	/** type name as written in the source (e.g. "float*"), may be NULL */
+	const char *type_name;
+};
+
+/** The kernel uses work-group barriers. */
+#define ACCEL_KERNEL_HAS_BARRIERS (1u << 0)
+
+/** Description of one native kernel for accel_program_new_native(). */
+struct accel_native_kernel_desc {
+	/** sizeof(struct accel_native_kernel_desc) as the caller knows it */
+	uint32_t struct_size;
+	/** ACCEL_KERNEL_* flags */
+	uint32_t flags;
+	/** kernel name, unique within the program */
+	const char *name;
+	/** the work-group function */
+	accel_wg_fn fn;
+	/** number of arguments (up to ACCEL_DEVICE_U64_MAX_KERNEL_ARGS) */
+	uint32_t n_args;
+	/** reserved, 0 */
+	uint32_t reserved;
+	/** @p n_args argument descriptions (copied) */
+	const struct accel_kernel_arg_desc *args;
+	/** bytes of static __local memory the function needs */
+	uint64_t static_local_size;
+	/** required work-group size, all 0 if none */
+	uint64_t reqd_work_group_size[3];
+};
+
+/**
+ * Create a program from native work-group functions (device needs
+ * ACCEL_DEVICE_CAP_NATIVE_KERNELS). All descriptions are copied.
+ *
+ * @return 0, -EINVAL (NULL argument, n 0, a malformed description: bad
+ *         struct_size, NULL name or fn, duplicate name, bad argument kind or
+ *         size, unknown flags), -E2BIG (too many arguments, static local
+ *         memory above the device's), -EOPNOTSUPP, -ENOMEM
+ */
+int accel_program_new_native(struct accel_device *dev,
+			     const struct accel_native_kernel_desc *kernels,
+			     uint32_t n, struct accel_program **ret);
+
+/**
+ * Create a program from some of the device's built-in kernels.
+ * @param names ';'-separated names from ACCEL_DEVICE_STRING_BUILT_IN_KERNELS
+ * @return 0, -EINVAL (NULL argument, empty or malformed list), -ENOENT (a
+ *         name the device does not offer), -EOPNOTSUPP, -ENOMEM
+ */
+int accel_program_new_built_in(struct accel_device *dev, const char *names,
+			       struct accel_program **ret);
+
+/** Take a reference. Returns @p prog (NULL stays NULL). */
+struct accel_program *accel_program_ref(struct accel_program *prog);
+
+/** Drop a reference. Returns NULL. Kernels keep their program alive. */
+struct accel_program *accel_program_unref(struct accel_program *prog);
+
+/** @return the device (no new reference), NULL for NULL */
+struct accel_device *accel_program_get_device(struct accel_program *prog);
+
+/** @return number of kernels, -EINVAL for NULL */
+int accel_program_get_kernel_count(struct accel_program *prog);
+
+/**
+ * Name of the kernel at @p index; lives as long as the program.
+ * @return 0, -EINVAL (NULL argument), -ERANGE (index out of range)
+ */
+int accel_program_get_kernel_name(struct accel_program *prog, uint32_t index,
+				  const char **ret);
+
+/**
+ * Create a kernel object for launching the kernel called @p name.
+ * @return 0, -EINVAL (NULL argument), -ENOENT (no such kernel), -ENOMEM
+ */
+int accel_kernel_new(struct accel_program *prog, const char *name,
+		     struct accel_kernel **ret);
+
+/**
+ * Create a kernel with the same function and a copy of the arguments set
+ * so far (OpenCL's clCloneKernel).
+ * @return 0, -EINVAL, -ENOMEM
+ */
+int accel_kernel_clone(struct accel_kernel *kernel, struct accel_kernel **ret);
+
+/** Take a reference. Returns @p kernel (NULL stays NULL). */
+struct accel_kernel *accel_kernel_ref(struct accel_kernel *kernel);
+
+/** Drop a reference. Returns NULL. Launches keep what they need. */
+struct accel_kernel *accel_kernel_unref(struct accel_kernel *kernel);
+
+/** @return the kernel's name (lives as long as the kernel), NULL for NULL */
+const char *accel_kernel_get_name(struct accel_kernel *kernel);
+
+/** @return the program (no new reference), NULL for NULL */
+struct accel_program *accel_kernel_get_program(struct accel_kernel *kernel);
+
+/** @return the number of arguments, -EINVAL for NULL */
+int accel_kernel_get_arg_count(struct accel_kernel *kernel);
+
+/**
+ * Describe argument @p index. The caller sets desc->struct_size; fields
+ * beyond it are not written. Strings live as long as the kernel.
+ * @return 0, -EINVAL (NULL argument, struct_size too small), -ERANGE (index)
+ */
+int accel_kernel_get_arg_desc(struct accel_kernel *kernel, uint32_t index,
+			      struct accel_kernel_arg_desc *desc);
+
+/**
+ * Work-group facts: static local memory bytes, required work-group size,
+ * flags. Any out-pointer may be NULL.
+ * @return 0 or -EINVAL (NULL @p kernel)
+ */
+int accel_kernel_get_wg_info(struct accel_kernel *kernel,
+			     uint64_t *static_local_size,
+			     uint64_t reqd_work_group_size[3], uint32_t *flags);
+
+/**
+ * Set a buffer argument. @p buf may be NULL (the kernel sees NULL). The
+ * kernel holds a reference on the buffer until it is replaced or the kernel
+ * is freed.
+ * @return 0, -EINVAL (NULL @p kernel, buffer of another device), -ERANGE
+ *         (index), -ENOTTY (argument is not a buffer)
+ */
+int accel_kernel_set_arg_buffer(struct accel_kernel *kernel, uint32_t index,
+				struct accel_buffer *buf);
+
+/**
+ * Set a by-value argument; the bytes are copied.
+ * @return 0, -EINVAL (NULL @p kernel or @p value, @p size differs from
+ *         the argument's), -ERANGE (index), -ENOTTY (not a by-value argument)
+ */
+int accel_kernel_set_arg_value(struct accel_kernel *kernel, uint32_t index,
+			       size_t size, const void *value);
+
+/**
+ * Set the size of a local-memory argument.
+ * @return 0, -EINVAL (NULL @p kernel, size 0), -E2BIG (above the device's
+ *         local memory), -ERANGE (index), -ENOTTY (not a local argument)
+ */
+int accel_kernel_set_arg_local(struct accel_kernel *kernel, uint32_t index,
+			       size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBACCEL_ACCEL_PROGRAM_H */

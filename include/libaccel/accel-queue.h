@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file accel-queue.h
+ * @brief Command queues: kernel launches and buffer transfers.
+ *
+ * Every submission takes a wait list of fences (the command starts after all
+ * of them signalled successfully; if one failed, the command fails with its
+ * status without running) and may return its own completion fence. On an
+ * in-order queue each command also waits for the previous one.
+ *
+ * Submissions never block on device work. Host memory given to a read or a
+ * write must stay valid until the command's fence signals.
+ *
+ * Thread-safety: a queue may be shared by any number of submitting threads;
+ * the order of commands submitted concurrently is the order the calls
+ * were serialised in.
+ */
+#ifndef LIBACCEL_ACCEL_QUEUE_H
+#define LIBACCEL_ACCEL_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct accel_device;
+struct accel_buffer;
+struct accel_kernel;
+struct accel_fence;
+struct accel_queue;
+
+/** Record profiling timestamps in the fences of this queue. */
+#define ACCEL_QUEUE_PROFILING (1u << 0)
+/** Commands do not wait for their predecessors, only for their wait lists. */
+#define ACCEL_QUEUE_OUT_OF_ORDER (1u << 1)
+/** All queue flags defined by this version. */
+#define ACCEL_QUEUE_FLAGS_ALL 0x3u
+
+/** Geometry of a kernel launch. */
+struct accel_ndrange {
+	/** sizeof(struct accel_ndrange) as the caller knows it */
+	uint32_t struct_size;
+	/** 1, 2 or 3 */
+	uint32_t work_dim;
+	/** global offset (OpenCL's global_work_offset), unused dimensions 0 */
+	uint64_t global_offset[3];
+	/** global size; each used dimension > 0; unused dimensions 0 or 1 */
+	uint64_t global_size[3];
+	/**
+	 * work-group size; all 0 lets libaccel pick one. The global size need
+	 * not be a multiple of it (the trailing groups are smaller).
+	 */
+	uint64_t local_size[3];
+};
+
+/**
+ * Create a queue on a device.
+ * @param flags ACCEL_QUEUE_*
+ * @return 0, -EINVAL (NULL argument, unknown flags), -ENOMEM
+ */
+int accel_queue_new(struct accel_device *dev, uint32_t flags,
+		    struct accel_queue **ret);
+
+/** Take a reference. Returns @p queue (NULL stays NULL). */
+struct accel_queue *accel_queue_ref(struct accel_queue *queue);
+
+/**
+ * Drop a reference. Commands already submitted still run to completion
+ * (they keep what they need alive). Returns NULL.
+ */
+struct accel_queue *accel_queue_unref(struct accel_queue *queue);
+
+/** @return the queue's device (no new reference), NULL for NULL */
+struct accel_device *accel_queue_get_device(struct accel_queue *queue);
+
+/** @return the ACCEL_QUEUE_* flags, 0 for NULL */
+uint32_t accel_queue_get_flags(struct accel_queue *queue);
+
+/*
+ * Common parameters of all submissions:
+ * @param n_wait number of fences in @p wait
+ * @param wait fences to wait for (NULL when n_wait is 0); referenced, not consumed
+ * @param[out] ret_fence the command's completion fence, or NULL if not wanted
+ * Common errors: -EINVAL (NULL queue, NULL wait with n_wait > 0, a NULL
+ * entry in wait, a fence of another context), -ENOMEM.
+ */
+
+/**
+ * Launch a kernel with its current arguments (captured at this call).
+ * @return 0, the common errors, -EINVAL (NULL @p kernel or @p range, bad
+ *         struct_size or work_dim, zero global size, local size not
+ *         fitting the device limits or the kernel's required size, global
+ *         offset + size overflowing), -ENOEXEC (an argument was never set),
+ *         -E2BIG (local memory of the launch above the device's), -EXDEV
+ *         (the kernel belongs to another device)
+ */
+int accel_queue_launch(struct accel_queue *queue, struct accel_kernel *kernel,
+		       const struct accel_ndrange *range, uint32_t n_wait,
+		       struct accel_fence *const *wait,
+		       struct accel_fence **ret_fence);
+
+/**
+ * Write host memory into a buffer.
+ * @return 0, the common errors, -EINVAL (NULL @p buf or @p src, size 0),
+ *         -ERANGE (range outside the buffer), -EXDEV (buffer of another device)
+ */
+int accel_queue_write(struct accel_queue *queue, struct accel_buffer *buf,
+		      uint64_t offset, uint64_t size, const void *src,
+		      uint32_t n_wait, struct accel_fence *const *wait,
+		      struct accel_fence **ret_fence);
+
+/**
+ * Read a buffer into host memory.
+ * @return as accel_queue_write()
+ */
+int accel_queue_read(struct accel_queue *queue, struct accel_buffer *buf,
+		     uint64_t offset, uint64_t size, void *dst, uint32_t n_wait,
+		     struct accel_fence *const *wait,
+		     struct accel_fence **ret_fence);
+
+/**
+ * Copy between buffers (the same buffer is fine if the ranges do not overlap).
+ * @return 0, the common errors, -EINVAL (NULL buffer, size 0, overlapping
+ *         ranges of one buffer), -ERANGE, -EXDEV
+ */
+int accel_queue_copy(struct accel_queue *queue, struct accel_buffer *src,
+		     uint64_t src_offset, struct accel_buffer *dst,
+		     uint64_t dst_offset, uint64_t size, uint32_t n_wait,
+		     struct accel_fence *const *wait,
+		     struct accel_fence **ret_fence);
+
+/**
+ * Fill a range with a repeated pattern (copied at this call).
+ * @param pattern_size 1, 2, 4, 8, 16, 32, 64 or 128; @p offset and @p size
+ *        must be multiples of it
+ * @return 0, the common errors, -EINVAL (NULL argument, bad pattern size,
+ *         size 0, misaligned range), -ERANGE, -EXDEV
+ */
+int accel_queue_fill(struct accel_queue *queue, struct accel_buffer *buf,
+		     uint64_t offset, uint64_t size, const void *pattern,
+		     size_t pattern_size, uint32_t n_wait,
+		     struct accel_fence *const *wait,
+		     struct accel_fence **ret_fence);
+
+/**
+ * A command that does nothing: its fence signals when its wait list (and,
+ * on an in-order queue, all earlier commands) completed. On an out-of-order
+ * queue with an empty wait list it waits for every earlier command.
+ * @return 0 or the common errors
+ */
+int accel_queue_marker(struct accel_queue *queue, uint32_t n_wait,
+		       struct accel_fence *const *wait,
+		       struct accel_fence **ret_fence);
+
+/**
+ * Make sure submitted commands will make progress without further calls.
+ * libaccel's queues never hold work back, so this only validates.
+ * @return 0 or -EINVAL (NULL @p queue)
+ */
+int accel_queue_flush(struct accel_queue *queue);
+
+/**
+ * Wait until every command submitted before this call completed.
+ * @return 0, -EINVAL (NULL @p queue), or the negative errno of the first
+ *         failed command among them
+ */
+int accel_queue_finish(struct accel_queue *queue);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBACCEL_ACCEL_QUEUE_H */

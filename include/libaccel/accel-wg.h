@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file accel-wg.h
+ * @brief The work-group function ABI of the CPU reference device.
+ *
+ * This is the executable contract between code generators (the compiler in
+ * compiler-stub/, or hand-written native kernels registered with
+ * accel_program_new_native()) and the CPU device: one call runs one whole
+ * work-group.
+ *
+ *     void kernel__wg(void **args, const struct accel_wg_ctx *ctx);
+ *
+ * @p args has one entry per kernel argument, each pointing at the
+ * argument's value:
+ * - a buffer argument: points at a `void *` holding the buffer's address
+ *   (NULL for a NULL buffer);
+ * - a by-value argument: points at the argument's bytes (aligned to 16);
+ * - a local-memory argument: points at a `void *` holding the address of
+ *   this work-group's block of the requested size (aligned to 128).
+ *
+ * The structure is versioned: a generator checks ACCEL_WG_ABI_VERSION at
+ * build time and `abi_version` at run time. Fields are only ever added at
+ * the end.
+ */
+#ifndef LIBACCEL_ACCEL_WG_H
+#define LIBACCEL_ACCEL_WG_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of struct accel_wg_ctx; bumped when fields are added. */
+#define ACCEL_WG_ABI_VERSION 1u
+
+/** Barrier flags, OpenCL's CLK_LOCAL_MEM_FENCE/CLK_GLOBAL_MEM_FENCE. */
+#define ACCEL_WG_BARRIER_LOCAL (1u << 0)
+#define ACCEL_WG_BARRIER_GLOBAL (1u << 1)
+
+struct accel_wg_ctx {
+	/** ACCEL_WG_ABI_VERSION of the runtime that fills this in */
+	uint32_t abi_version;
+	/** 1, 2 or 3 */
+	uint32_t work_dim;
+	/** this work-group's id in each dimension */
+	uint64_t group_id[3];
+	/** number of work-groups in each dimension */
+	uint64_t num_groups[3];
+	/** work-items of this work-group (smaller in a trailing partial group) */
+	uint64_t local_size[3];
+	/** the work-group size given at launch (OpenCL's enqueued local size) */
+	uint64_t enqueued_local_size[3];
+	/** global size of the launch */
+	uint64_t global_size[3];
+	/** global offset of the launch */
+	uint64_t global_offset[3];
+	/**
+	 * Per-work-group local memory: the kernel's static __local variables
+	 * first (static_local_size bytes), then the local-memory arguments.
+	 * Private to the thread running this work-group. Aligned to 128.
+	 */
+	void *local_mem;
+	/** bytes at local_mem reserved for static __local variables */
+	uint64_t static_local_size;
+	/**
+	 * Work-group barrier for generators that run work-items as fibers:
+	 * suspends the calling work-item until all of the group's work-items
+	 * reach it. NULL when the launch was not prepared for fibers (kernels
+	 * without ACCEL_KERNEL_HAS_BARRIERS).
+	 */
+	void (*barrier)(const struct accel_wg_ctx *ctx, uint32_t flags);
+	/** Opaque to generated code: the runtime's per-thread state. */
+	void *runtime;
+};
+
+/** A work-group function. */
+typedef void (*accel_wg_fn)(void **args, const struct accel_wg_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBACCEL_ACCEL_WG_H */

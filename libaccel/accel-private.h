@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal object layouts of libaccel's core, shared with the backends.
+ */
+#ifndef LIBACCEL_ACCEL_PRIVATE_H
+#define LIBACCEL_ACCEL_PRIVATE_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libaccel/libaccel.h>
+
+#include "macros.h"
+
+struct accel_backend_ops;
+
+/* ---- logging (log.c) ---- */
+
+void accel_log(struct accel_context *ctx, int priority, const char *file,
+	       int line, const char *fn, const char *format, ...)
+	_printf_(6, 7);
+
+static inline bool accel_log_enabled(struct accel_context *ctx, int priority);
+
+#define accel_log_cond(ctx, prio, ...)                                         \
+	do {                                                                   \
+		if (accel_log_enabled((ctx), (prio)))                           \
+			accel_log((ctx), (prio), __FILE__, __LINE__, __func__,  \
+				  __VA_ARGS__);                                 \
+	} while (0)
+
+#define log_err(ctx, ...) accel_log_cond(ctx, ACCEL_LOG_ERR, __VA_ARGS__)
+#define log_warn(ctx, ...) accel_log_cond(ctx, ACCEL_LOG_WARNING, __VA_ARGS__)
+#define log_info(ctx, ...) accel_log_cond(ctx, ACCEL_LOG_INFO, __VA_ARGS__)
+#define log_dbg(ctx, ...) accel_log_cond(ctx, ACCEL_LOG_DEBUG, __VA_ARGS__)
+
+/* ---- context (context.c) ---- */
+
+struct accel_context {
+	atomic_int refcount;
+	atomic_int log_priority;
+
+	pthread_mutex_t lock; /* guards everything below */
+	accel_log_fn log_fn;
+	void *log_data;
+	struct accel_open_interface open_iface;
+	void *open_data;
+	void *user_data;
+
+	pthread_mutex_t enum_lock; /* serialises the one-time enumeration */
+	atomic_bool enumerated;
+	struct accel_device **devices;
+	size_t n_devices;
+};
+
+static inline bool accel_log_enabled(struct accel_context *ctx, int priority)
+{
+	return ctx &&
+	       priority <= atomic_load_explicit(&ctx->log_priority,
+						memory_order_relaxed);
+}
+
+/* Open/close a device node through the context's open interface. */
+int accel_context_open(struct accel_context *ctx, const char *path, int flags);
+void accel_context_close(struct accel_context *ctx, int fd);
+
+/* ---- device (device.c) ---- */
+
+struct accel_device {
+	/*
+	 * External references. The context owns the device object; every
+	 * external device reference also holds a context reference, so the
+	 * device lives while anyone can reach it (no ownership cycle).
+	 */
+	atomic_int refcount;
+	struct accel_context *ctx;
+	const struct accel_backend_ops *ops;
+	void *backend_data;
+	_Atomic(void *) user_data;
+
+	uint64_t u64[ACCEL_DEVICE_U64_COUNT];
+	char *strings[ACCEL_DEVICE_STRING_COUNT];
+};
+
+/* Free a device owned by a context (context teardown only). */
+void accel_device_destroy(struct accel_device *dev);
+
+/* ---- buffer (buffer.c) ---- */
+
+struct accel_buffer_map_rec {
+	struct accel_buffer_map_rec *next;
+	void *ptr;
+	uint64_t offset; /* in the root buffer */
+	uint64_t size;
+	uint32_t flags;
+};
+
+struct accel_buffer {
+	atomic_int refcount;
+	struct accel_device *dev;     /* reference */
+	struct accel_buffer *parent;  /* reference, sub-buffers only */
+	uint64_t offset;              /* in the parent */
+	uint64_t size;
+	uint32_t flags;
+	/* Host address of byte 0 (sub-buffers: parent's + offset), or NULL. */
+	void *host_ptr;
+	int memfd;                    /* -1 if not memfd-backed */
+	bool user_ptr;
+	void *backend_data;
+	_Atomic(void *) user_data;
+
+	pthread_mutex_t lock;         /* guards maps */
+	struct accel_buffer_map_rec *maps;
+};
+
+static inline struct accel_buffer *accel_buffer_root(struct accel_buffer *buf)
+{
+	return buf->parent ? buf->parent : buf;
+}
+
+/* ---- fence (fence.c) ---- */
+
+/* fence->status while the fence is pending. */
+#define ACCEL_FENCE_PENDING 1
+
+/*
+ * An internal waiter embedded in its owner (no allocation on the hot
+ * path). fn runs once, on the signalling thread, with no lock held.
+ */
+struct accel_fence_waiter {
+	struct accel_fence_waiter *next;
+	void (*fn)(struct accel_fence_waiter *w, int status);
+};
+
+struct accel_fence {
+	atomic_int refcount;
+	/* ACCEL_FENCE_PENDING, 0 or a negative errno; also the futex word. */
+	atomic_int status;
+	atomic_int n_sleepers;        /* threads in futex wait */
+	struct accel_context *ctx;    /* reference */
+	bool user;                    /* signalled by accel_fence_signal() */
+	bool profiling;
+	_Atomic uint64_t times[4];    /* enum accel_fence_time; 0 = not yet */
+
+	pthread_mutex_t lock;         /* guards waiters and eventfd */
+	struct accel_fence_waiter *waiters;
+	int eventfd;                  /* -1 until exported */
+};
+
+int accel_fence_create(struct accel_context *ctx, bool user, bool profiling,
+		       struct accel_fence **ret);
+
+/*
+ * Signal a pending fence; runs waiters and callbacks on this thread.
+ * Returns -EALREADY if it was already signalled.
+ */
+int accel_fence_do_signal(struct accel_fence *fence, int status);
+
+/*
+ * Add an internal waiter. Returns 0 if it will be called later; 1 if the
+ * fence has already signalled (the waiter is NOT called and *ret_status
+ * holds the final status, 0 or a negative errno).
+ */
+int accel_fence_add_waiter(struct accel_fence *fence,
+			   struct accel_fence_waiter *w, int *ret_status);
+
+void accel_fence_set_time(struct accel_fence *fence,
+			  enum accel_fence_time which);
+
+uint64_t accel_now_ns(void);
+
+/* ---- program and kernel (program.c, kernel.c) ---- */
+
+struct accel_kernel_def {
+	char *name;
+	accel_wg_fn fn;
+	uint32_t flags;
+	uint32_t n_args;
+	struct accel_kernel_arg_desc *args; /* strings owned */
+	uint64_t static_local_size;
+	uint64_t reqd_wg_size[3];
+};
+
+struct accel_program {
+	atomic_int refcount;
+	struct accel_device *dev; /* reference */
+	uint32_t n_kernels;
+	struct accel_kernel_def *kernels;
+};
+
+/* One argument's value as set on a kernel. */
+struct accel_kernel_arg {
+	bool set;
+	struct accel_buffer *buf; /* BUFFER: reference or NULL */
+	uint64_t local_size;      /* LOCAL */
+	uint32_t value_offset;    /* VALUE: offset in kernel->values */
+};
+
+struct accel_kernel {
+	atomic_int refcount;
+	struct accel_program *prog; /* reference */
+	const struct accel_kernel_def *def;
+	struct accel_kernel_arg *args;
+	uint8_t *values;            /* by-value bytes, each at a 16-aligned offset */
+	uint32_t values_size;
+};
+
+/* ---- queue and commands (queue.c, cmd.c) ---- */
+
+struct accel_queue {
+	atomic_int refcount;
+	struct accel_device *dev; /* reference */
+	uint32_t flags;
+	void *backend_data;
+	/* First failure since the last accel_queue_finish(). */
+	atomic_int error;
+
+	pthread_mutex_t lock;     /* guards submission order and the list */
+	/* Incomplete commands, oldest first (for in-order chaining/markers). */
+	struct accel_cmd *head, *tail;
+};
+
+enum accel_cmd_type {
+	ACCEL_CMD_LAUNCH = 1,
+	ACCEL_CMD_WRITE,
+	ACCEL_CMD_READ,
+	ACCEL_CMD_COPY,
+	ACCEL_CMD_FILL,
+	ACCEL_CMD_MARKER,
+};
+
+/* One dependency of a command: a waiter on a fence. */
+struct accel_cmd_dep {
+	struct accel_fence_waiter waiter;
+	struct accel_cmd *cmd;
+	struct accel_fence *fence; /* reference until signalled */
+	bool propagate_error;      /* explicit wait list entry */
+};
+
+/* A kernel launch, as handed to a backend. */
+struct accel_launch {
+	accel_wg_fn fn;
+	uint32_t kernel_flags;
+	uint32_t work_dim;
+	uint64_t global_offset[3];
+	uint64_t global_size[3];
+	uint64_t local_size[3];   /* enqueued local size */
+	uint64_t num_groups[3];
+	uint64_t total_groups;
+
+	uint32_t n_args;
+	/*
+	 * args[i] points at argument i's value inside arg_storage. For local
+	 * arguments the slot holds nothing useful: the backend gives each
+	 * thread its own copy of args with those slots pointing at a per-thread
+	 * pointer to local_mem + local_offset[j].
+	 */
+	void **args;
+	uint8_t *arg_storage;
+	uint32_t n_local_args;
+	uint32_t *local_arg_index;     /* which args are local */
+	uint64_t *local_arg_offset;    /* their offset in the local block */
+	uint64_t static_local_size;
+	uint64_t local_mem_size;       /* whole block, static + arguments */
+
+	uint32_t n_buffers;
+	struct accel_buffer **buffers; /* references held for the launch */
+	struct accel_kernel *kernel;   /* reference */
+};
+
+struct accel_cmd {
+	enum accel_cmd_type type;
+	struct accel_queue *queue;    /* reference */
+	struct accel_fence *fence;    /* reference; always present */
+
+	/* Dependencies not yet signalled, plus one while submitting. */
+	atomic_int pending;
+	/* First failure among the wait list (propagated, command skipped). */
+	atomic_int dep_error;
+	uint32_t n_deps;
+	struct accel_cmd_dep *deps;   /* inline_deps or a heap array */
+	struct accel_cmd_dep inline_deps[2];
+	/* Thread-local trampoline of ready commands (cmd.c). */
+	struct accel_cmd *ready_next;
+
+	/* queue list of incomplete commands, under queue->lock */
+	struct accel_cmd *prev, *next;
+
+	/* Scratch for the backend (e.g. pool linkage). */
+	void *backend_priv[4];
+
+	union {
+		struct accel_launch launch;
+		struct {
+			struct accel_buffer *buf; /* reference */
+			uint64_t offset, size;
+			void *host;
+		} rw;
+		struct {
+			struct accel_buffer *src, *dst; /* references */
+			uint64_t src_offset, dst_offset, size;
+		} copy;
+		struct {
+			struct accel_buffer *buf; /* reference */
+			uint64_t offset, size;
+			uint32_t pattern_size;
+			uint8_t pattern[128];
+		} fill;
+	} u;
+};
+
+/* queue.c: common checks of a submission (queue and wait list). */
+int accel_queue_check_wait(struct accel_queue *queue, uint32_t n_wait,
+			   struct accel_fence *const *wait);
+
+/* cmd.c: command life cycle */
+struct accel_cmd *accel_cmd_alloc(struct accel_queue *queue,
+				  enum accel_cmd_type type);
+/* Free a command that was never submitted. */
+void accel_cmd_discard(struct accel_cmd *cmd);
+/*
+ * Submit a command built by the caller: adds its dependencies (the wait
+ * list, plus the queue's implicit ordering) and runs it when they are met.
+ * Consumes @cmd in every case.
+ */
+int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
+		     struct accel_fence *const *wait,
+		     struct accel_fence **ret_fence);
+
+#endif /* LIBACCEL_ACCEL_PRIVATE_H */

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The only door to hardware: one table of operations per backend.
+ *
+ * Rules:
+ * - The core validates arguments, refcounts and logs; ops do device work
+ *   and may assume valid input.
+ * - Ops are called with no core lock held. They may block only where
+ *   noted.
+ * - Optional ops may be NULL; the core then returns -EOPNOTSUPP (or uses the
+ *   documented fallback).
+ * - Backends see libaccel's internal types only, never OpenCL types.
+ */
+#ifndef LIBACCEL_BACKEND_H
+#define LIBACCEL_BACKEND_H
+
+#include "accel-private.h"
+
+struct accel_backend_ops {
+	/* Short name, e.g. "cpu"; shown as ACCEL_DEVICE_STRING_BACKEND. */
+	const char *name;
+
+	/*
+	 * Create the devices this backend always offers (the CPU reference
+	 * device) and append them with accel_context_add_device(). Optional.
+	 * Called once per context, under no lock, before the context is
+	 * shared. Returns 0 or a negative errno (enumeration goes on without
+	 * this backend's devices).
+	 */
+	int (*enumerate_builtin)(struct accel_context *ctx);
+
+	/* Release dev->backend_data. Called when the context is freed. */
+	void (*device_fini)(struct accel_device *dev);
+
+	/*
+	 * Allocate backing storage for @buf (size, flags and device set by the
+	 * core; parent is NULL). Sets buf->host_ptr when the host can reach
+	 * the memory, buf->memfd when it is a memfd, buf->backend_data as it
+	 * likes. Required.
+	 */
+	int (*buffer_alloc)(struct accel_buffer *buf);
+
+	/*
+	 * Wrap caller memory (buf->host_ptr already set by the core). Optional:
+	 * NULL means -EOPNOTSUPP.
+	 */
+	int (*buffer_wrap_user_ptr)(struct accel_buffer *buf);
+
+	/* Free what buffer_alloc/buffer_wrap_user_ptr set up. Required. */
+	void (*buffer_free)(struct accel_buffer *buf);
+
+	/*
+	 * Host access to [offset, offset+size) of a (root) buffer. Optional:
+	 * when NULL the core maps through buf->host_ptr and unmap is a no-op.
+	 * May block (e.g. DMA_BUF_IOCTL_SYNC).
+	 */
+	int (*buffer_map)(struct accel_buffer *buf, uint64_t offset,
+			  uint64_t size, uint32_t flags, void **ret);
+	int (*buffer_unmap)(struct accel_buffer *buf, void *ptr, uint64_t offset,
+			    uint64_t size, uint32_t flags);
+
+	/*
+	 * Built-in kernels of a device: a static table that lives as long as
+	 * the backend. Optional.
+	 */
+	int (*get_built_in_kernels)(struct accel_device *dev,
+				    const struct accel_native_kernel_desc **ret,
+				    uint32_t *n);
+
+	/* Per-queue state (queue->backend_data). Optional. */
+	int (*queue_init)(struct accel_queue *queue);
+	void (*queue_fini)(struct accel_queue *queue);
+
+	/*
+	 * Run a command whose dependencies are all met. Must not block on
+	 * device work: queue it and return. When the work is done (on any
+	 * thread) the backend calls accel_cmd_started() (optional, for
+	 * profiling) and then exactly once accel_cmd_complete(cmd, status).
+	 * Returning a negative errno instead means the command was not taken;
+	 * the core then completes it with that error. Required.
+	 */
+	int (*execute)(struct accel_queue *queue, struct accel_cmd *cmd);
+};
+
+/* The static table of backends, in probe order. */
+extern const struct accel_backend_ops accel_cpu_backend;
+
+/* Append a device to a context during enumeration (takes ownership). */
+int accel_context_add_device(struct accel_context *ctx,
+			     struct accel_device *dev);
+
+/*
+ * Allocate a device object for a backend; the backend fills props/strings
+ * and backend_data, then calls accel_context_add_device().
+ */
+int accel_device_alloc(struct accel_context *ctx,
+		       const struct accel_backend_ops *ops,
+		       struct accel_device **ret);
+
+/* Set a string property of a device under construction (copied). */
+int accel_device_set_string(struct accel_device *dev,
+			    enum accel_device_string prop, const char *value);
+
+/* Profiling: the device started the command (first call wins). */
+void accel_cmd_started(struct accel_cmd *cmd);
+
+/*
+ * The command is finished: 0 or a negative errno. Signals its fence,
+ * releases what it held and makes dependent commands ready. Must be
+ * called exactly once, with no backend lock held. May free @cmd.
+ */
+void accel_cmd_complete(struct accel_cmd *cmd, int status);
+
+#endif /* LIBACCEL_BACKEND_H */

@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU reference device: its properties, read from the machine, and
+ * the backend's ops table.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include <libaccel/accel-version.h>
+
+#include "backend.h"
+#include "cpu-private.h"
+
+#define MIB (1024ull * 1024ull)
+/* Upper bound of ACCEL_CPU_THREADS, against typos like 1000000. */
+#define CPU_MAX_THREADS 1024ul
+/* Upper bound of ACCEL_CPU_SPIN_US: one second. */
+#define CPU_MAX_SPIN_US 1000000ul
+
+/* CPUs this process may run on (its affinity mask). */
+static unsigned affinity_cpus(void)
+{
+	size_t n;
+	long online;
+
+	/* The mask may be wider than cpu_set_t on very large machines. */
+	for (n = CPU_SETSIZE; n <= (1u << 20); n *= 2) {
+		cpu_set_t *set = CPU_ALLOC(n);
+		size_t size = CPU_ALLOC_SIZE(n);
+		int count;
+
+		if (!set)
+			break;
+		if (sched_getaffinity(0, size, set) == 0) {
+			count = CPU_COUNT_S(size, set);
+			CPU_FREE(set);
+			return count > 0 ? (unsigned)count : 1;
+		}
+		CPU_FREE(set);
+		if (errno != EINVAL)
+			break;
+	}
+	online = sysconf(_SC_NPROCESSORS_ONLN);
+	return online > 0 ? (unsigned)online : 1;
+}
+
+/* Widest SIMD register the CPU (and OS) supports, in bytes. */
+static unsigned simd_bytes(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f"))
+		return 64;
+	if (__builtin_cpu_supports("avx2") || __builtin_cpu_supports("avx"))
+		return 32;
+#endif
+	return 16;
+}
+
+struct cpuinfo {
+	char *model;
+	char *vendor;
+	uint64_t mhz;
+};
+
+/* "key<blanks>: value" -> value, or NULL if @line is not about @key. */
+static const char *cpuinfo_value(const char *line, const char *key)
+{
+	size_t len = strlen(key);
+
+	if (strncmp(line, key, len))
+		return NULL;
+	line += len;
+	line += strspn(line, " \t");
+	if (*line != ':')
+		return NULL;
+	line++;
+	return line + strspn(line, " \t");
+}
+
+/* The first processor's entries in /proc/cpuinfo (all optional). */
+static void read_cpuinfo(struct cpuinfo *info)
+{
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+
+	f = fopen("/proc/cpuinfo", "re");
+	if (!f)
+		return;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		const char *v;
+
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		if (!*line)
+			break; /* end of the first processor */
+		if (!info->model && (v = cpuinfo_value(line, "model name")))
+			info->model = strdup(v);
+		else if (!info->vendor && (v = cpuinfo_value(line, "vendor_id")))
+			info->vendor = strdup(v);
+		else if (!info->mhz && (v = cpuinfo_value(line, "cpu MHz")))
+			info->mhz = (uint64_t)(strtod(v, NULL) + 0.5);
+	}
+	fclose(f);
+}
+
+/* Maximum clock: cpufreq knows it; cpuinfo only has the current one. */
+static uint64_t clock_mhz(const struct cpuinfo *info)
+{
+	unsigned long long khz;
+	uint64_t mhz = info->mhz;
+	FILE *f;
+
+	f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "re");
+	if (f) {
+		if (fscanf(f, "%llu", &khz) == 1 && khz >= 1000)
+			mhz = khz / 1000;
+		fclose(f);
+	}
+	return mhz;
+}
+
+static const char *vendor_name(const char *vendor_id)
+{
+	static const struct {
+		const char *id, *name;
+	} names[] = {
+		{ "GenuineIntel", "Intel" },
+		{ "AuthenticAMD", "AMD" },
+		{ "HygonGenuine", "Hygon" },
+		{ "CentaurHauls", "Centaur" },
+		{ "  Shanghai  ", "Zhaoxin" },
+	};
+	size_t i;
+
+	if (!vendor_id || !*vendor_id)
+		return "Unknown";
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(vendor_id, names[i].id))
+			return names[i].name;
+	return vendor_id;
+}
+
+/* An unsigned environment setting in [min, max], or @def. */
+static unsigned long env_ulong(struct accel_context *ctx, const char *name,
+			       unsigned long min, unsigned long max,
+			       unsigned long def)
+{
+	const char *s = secure_getenv(name);
+	unsigned long v;
+	char *end;
+
+	if (!s || !*s)
+		return def;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < min || v > max) {
+		log_warn(ctx, "ignoring %s=%s: not a number in %lu..%lu\n",
+			 name, s, min, max);
+		return def;
+	}
+	return v;
+}
+
+static void set_props(struct accel_device *dev, const struct cpuinfo *info,
+		      unsigned cpus)
+{
+	uint64_t *p = dev->u64;
+	uint64_t global, simd = simd_bytes();
+	struct sysinfo si;
+	long line;
+
+	p[ACCEL_DEVICE_U64_TYPE] = ACCEL_DEVICE_TYPE_CPU;
+	/* No DMABUF_EXPORT yet: that needs udmabuf (a later step). */
+	p[ACCEL_DEVICE_U64_CAPS] = ACCEL_DEVICE_CAP_NATIVE_KERNELS |
+				   ACCEL_DEVICE_CAP_BUILT_IN_KERNELS |
+				   ACCEL_DEVICE_CAP_FP64 |
+				   ACCEL_DEVICE_CAP_HOST_UNIFIED_MEMORY |
+				   ACCEL_DEVICE_CAP_USER_PTR;
+	p[ACCEL_DEVICE_U64_VENDOR_ID] = 0;
+	p[ACCEL_DEVICE_U64_DEVICE_ID] = 0;
+	p[ACCEL_DEVICE_U64_COMPUTE_UNITS] = cpus;
+	p[ACCEL_DEVICE_U64_CLOCK_MHZ] = clock_mhz(info);
+
+	global = sysinfo(&si) == 0 ? (uint64_t)si.totalram * si.mem_unit : 0;
+	if (!global)
+		global = 1024 * MIB; /* cannot happen on Linux; stay sane */
+	p[ACCEL_DEVICE_U64_GLOBAL_MEM_SIZE] = global;
+	/* OpenCL's rule (a quarter, at least 128 MiB), capped by the RAM. */
+	p[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE] =
+		MIN(MAX(global / 4, 128 * MIB), global);
+	/*
+	 * Local memory is ordinary memory here, one block per worker thread.
+	 * 256 KiB is 8x OpenCL's 32 KiB minimum, so kernels tuned for GPUs
+	 * (which often use 48-64 KiB) run, and it still fits in a typical
+	 * per-core L2 cache, which is what makes local memory worth using.
+	 */
+	p[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE] = 256 * 1024;
+	/* Sub-buffers start on 128 bytes: any vector type is aligned. */
+	p[ACCEL_DEVICE_U64_MEM_BASE_ADDR_ALIGN] = 128;
+	line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+	p[ACCEL_DEVICE_U64_CACHE_LINE_SIZE] = line > 0 ? (uint64_t)line : 64;
+
+	p[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE] = 4096;
+	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_DIMS] = 3;
+	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X] = 4096;
+	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Y] = 4096;
+	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Z] = 4096;
+	/*
+	 * Every argument takes a 16-byte-aligned slot, so 4096 bytes of
+	 * arguments hold at most 256 of them: more than 255 could never be
+	 * used, and OpenCL only promises 1024 bytes (about 128 pointers).
+	 */
+	p[ACCEL_DEVICE_U64_MAX_KERNEL_ARGS] = 255;
+	p[ACCEL_DEVICE_U64_MAX_ARG_BYTES] = 4096;
+
+	/* Preferred = native: the widest SIMD register, per element size. */
+	p[ACCEL_DEVICE_U64_PREFERRED_VECTOR_WIDTH_CHAR] = simd / 1;
+	p[ACCEL_DEVICE_U64_PREFERRED_VECTOR_WIDTH_SHORT] = simd / 2;
+	p[ACCEL_DEVICE_U64_PREFERRED_VECTOR_WIDTH_INT] = simd / 4;
+	p[ACCEL_DEVICE_U64_PREFERRED_VECTOR_WIDTH_LONG] = simd / 8;
+	p[ACCEL_DEVICE_U64_PREFERRED_VECTOR_WIDTH_FLOAT] = simd / 4;
+	p[ACCEL_DEVICE_U64_PREFERRED_VECTOR_WIDTH_DOUBLE] = simd / 8;
+	p[ACCEL_DEVICE_U64_PREFERRED_VECTOR_WIDTH_HALF] = 0;
+	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_CHAR] = simd / 1;
+	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_SHORT] = simd / 2;
+	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_INT] = simd / 4;
+	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_LONG] = simd / 8;
+	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_FLOAT] = simd / 4;
+	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_DOUBLE] = simd / 8;
+	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_HALF] = 0;
+
+	/* CLOCK_MONOTONIC counts nanoseconds. */
+	p[ACCEL_DEVICE_U64_TIMER_RESOLUTION_NS] = 1;
+	/* The pool spans every CPU of the mask, whatever its node. */
+	p[ACCEL_DEVICE_U64_NUMA_NODE] = UINT64_MAX;
+}
+
+/* "a;b;c" from the built-in kernel table, the single source of names. */
+static int built_in_names(struct accel_device *dev, char **ret)
+{
+	const struct accel_native_kernel_desc *table;
+	uint32_t n, i;
+	size_t len = 1;
+	char *s;
+	int r;
+
+	r = cpu_get_built_in_kernels(dev, &table, &n);
+	if (r < 0)
+		return r;
+	for (i = 0; i < n; i++)
+		len += strlen(table[i].name) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(s, ";");
+		strcat(s, table[i].name);
+	}
+	*ret = s;
+	return 0;
+}
+
+static int set_strings(struct accel_device *dev, const struct cpuinfo *info)
+{
+	_cleanup_free_ char *kernels = NULL;
+	const struct {
+		enum accel_device_string prop;
+		const char *value;
+	} strings[] = {
+		{ ACCEL_DEVICE_STRING_NAME,
+		  info->model && *info->model ? info->model : "CPU" },
+		{ ACCEL_DEVICE_STRING_VENDOR, vendor_name(info->vendor) },
+		{ ACCEL_DEVICE_STRING_DRIVER, "cpu" },
+		{ ACCEL_DEVICE_STRING_DRIVER_VERSION, ACCEL_VERSION_STRING },
+		{ ACCEL_DEVICE_STRING_BACKEND, accel_cpu_backend.name },
+		{ ACCEL_DEVICE_STRING_DEVNODE, "" },
+		{ ACCEL_DEVICE_STRING_SYSPATH, "" },
+	};
+	size_t i;
+	int r;
+
+	for (i = 0; i < ARRAY_SIZE(strings); i++) {
+		r = accel_device_set_string(dev, strings[i].prop,
+					    strings[i].value);
+		if (r < 0)
+			return r;
+	}
+	r = built_in_names(dev, &kernels);
+	if (r < 0)
+		return r;
+	return accel_device_set_string(dev, ACCEL_DEVICE_STRING_BUILT_IN_KERNELS,
+				       kernels);
+}
+
+static int cpu_enumerate_builtin(struct accel_context *ctx)
+{
+	struct cpuinfo info = { 0 };
+	struct accel_device *dev;
+	struct cpu_device *cpu;
+	unsigned cpus;
+	int r;
+
+	r = accel_device_alloc(ctx, &accel_cpu_backend, &dev);
+	if (r < 0)
+		return r;
+	cpu = calloc(1, sizeof(*cpu));
+	if (!cpu) {
+		accel_device_destroy(dev);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&cpu->lock, NULL);
+	atomic_init(&cpu->pool, NULL);
+	dev->backend_data = cpu;
+
+	cpus = affinity_cpus();
+	cpu->n_threads = (unsigned)env_ulong(ctx, "ACCEL_CPU_THREADS", 1,
+					     CPU_MAX_THREADS, cpus);
+	cpu->spin_ns = (uint64_t)env_ulong(ctx, "ACCEL_CPU_SPIN_US", 0,
+					   CPU_MAX_SPIN_US,
+					   CPU_SPIN_NS_DEFAULT / 1000) *
+		       1000;
+
+	read_cpuinfo(&info);
+	set_props(dev, &info, cpus);
+	r = set_strings(dev, &info);
+	free(info.model);
+	free(info.vendor);
+	if (r == 0)
+		r = accel_context_add_device(ctx, dev);
+	if (r < 0) {
+		accel_device_destroy(dev);
+		return r;
+	}
+	log_dbg(ctx, "cpu device: %u compute units, %u worker threads\n", cpus,
+		cpu->n_threads);
+	return 0;
+}
+
+int cpu_device_get_pool(struct accel_device *dev, struct cpu_pool **ret)
+{
+	struct cpu_device *cpu = dev->backend_data;
+	struct cpu_pool *pool;
+	int r = 0;
+
+	pool = atomic_load_explicit(&cpu->pool, memory_order_acquire);
+	if (_likely_(pool)) {
+		*ret = pool;
+		return 0;
+	}
+
+	pthread_mutex_lock(&cpu->lock);
+	pool = atomic_load_explicit(&cpu->pool, memory_order_relaxed);
+	if (!pool) {
+		r = cpu_pool_new(cpu->n_threads, cpu->spin_ns, &pool);
+		if (r == 0)
+			atomic_store_explicit(&cpu->pool, pool,
+					      memory_order_release);
+	}
+	pthread_mutex_unlock(&cpu->lock);
+	if (r < 0) {
+		log_err(dev->ctx, "cannot start %u worker threads: %s\n",
+			cpu->n_threads, strerror(-r));
+		return r;
+	}
+	*ret = pool;
+	return 0;
+}
+
+static void cpu_device_fini(struct accel_device *dev)
+{
+	struct cpu_device *cpu = dev->backend_data;
+
+	if (!cpu)
+		return;
+	/* May run on one of the pool's own workers; the pool copes. */
+	cpu_pool_destroy(atomic_load_explicit(&cpu->pool,
+					      memory_order_acquire));
+	pthread_mutex_destroy(&cpu->lock);
+	free(cpu);
+	dev->backend_data = NULL;
+}
+
+const struct accel_backend_ops accel_cpu_backend = {
+	.name = "cpu",
+	.enumerate_builtin = cpu_enumerate_builtin,
+	.device_fini = cpu_device_fini,
+	.buffer_alloc = cpu_buffer_alloc,
+	.buffer_wrap_user_ptr = cpu_buffer_wrap_user_ptr,
+	.buffer_free = cpu_buffer_free,
+	/* buffer_map/unmap: NULL, the core maps through host_ptr. */
+	.get_built_in_kernels = cpu_get_built_in_kernels,
+	.execute = cpu_execute,
+};

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU device's thread pool: one FIFO of jobs shared by all queues,
+ * workers that claim pieces of the head job in chunks (atomic fetch-add),
+ * and spin-then-sleep idling on a futex.
+ *
+ * Job lifetime: a job holds one reference for being in the FIFO and one per
+ * worker working on it. A job leaves the FIFO once all its pieces are
+ * claimed; each worker drops its reference after running the pieces it
+ * claimed. So the last reference goes when every piece has run, and its
+ * owner calls done() as its very last access to the job.
+ *
+ * The pool may be destroyed from inside done() (the last context reference
+ * dropped on a worker): that worker joins the others, detaches itself and
+ * frees the pool when it leaves its loop.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "macros.h"
+#include "cpu-private.h"
+
+struct cpu_worker {
+	struct cpu_pool *pool;
+	pthread_t thread;
+	struct cpu_scratch scratch;
+};
+
+struct cpu_pool {
+	pthread_mutex_t lock;         /* guards the FIFO */
+	struct cpu_job *head, *tail;
+
+	/* Futex word: bumped by every submission and by stop. */
+	_Atomic uint32_t seq;
+	atomic_uint n_spinning;       /* idle workers polling seq */
+	atomic_uint n_sleepers;       /* idle workers in (or entering) futex wait */
+	atomic_bool stop;
+	/* The worker that destroyed the pool, if any: written before stop. */
+	struct cpu_worker *exit_owner;
+
+	uint64_t spin_ns;
+	unsigned n_threads;
+	struct cpu_worker *workers;
+};
+
+/* Which pool worker this thread is, so destroy can spot a self-join. */
+static _Thread_local struct cpu_worker *current_worker;
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield" ::: "memory");
+#endif
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	/* vDSO: no system call. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void futex_wait(_Atomic uint32_t *word, uint32_t val)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *word, int n)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+/*
+ * Make @n idle workers look at the FIFO. Spinning workers will see the
+ * new seq by themselves; only the rest need the system call. All orders
+ * are seq_cst: a sleeper registers in n_sleepers and then re-reads seq,
+ * the waker bumps seq and then reads n_sleepers, so one sees the other.
+ * A spinner counted here re-reads seq after it stops spinning, so it
+ * cannot miss the work either.
+ */
+static void pool_wake(struct cpu_pool *pool, unsigned n)
+{
+	unsigned spinning = atomic_load(&pool->n_spinning);
+
+	if (n <= spinning || atomic_load(&pool->n_sleepers) == 0)
+		return;
+	futex_wake(&pool->seq, (int)MIN(n - spinning, (unsigned)INT_MAX));
+}
+
+unsigned cpu_pool_get_n_threads(const struct cpu_pool *pool)
+{
+	return pool->n_threads;
+}
+
+void cpu_pool_submit(struct cpu_pool *pool, struct cpu_job *job)
+{
+	uint64_t pieces = job->n_items / job->chunk +
+			  (job->n_items % job->chunk != 0);
+
+	job->want = (uint32_t)MIN(pieces, (uint64_t)pool->n_threads);
+	job->next = NULL;
+	job->queued = true;
+	atomic_init(&job->need_wake, job->want > 1);
+	atomic_init(&job->next_item, 0);
+	atomic_init(&job->refs, 1);
+	atomic_init(&job->status, 0);
+
+	pthread_mutex_lock(&pool->lock);
+	if (pool->tail)
+		pool->tail->next = job;
+	else
+		pool->head = job;
+	pool->tail = job;
+	pthread_mutex_unlock(&pool->lock);
+	/* @job may be finished and freed from here on: do not touch it. */
+
+	atomic_fetch_add(&pool->seq, 1);
+	/*
+	 * Wake one; the first worker on the job wakes more if it is worth it,
+	 * so the submitting thread makes at most one cheap system call and
+	 * none when a worker spins.
+	 */
+	pool_wake(pool, 1);
+}
+
+/* Take a reference on the head job, if any. */
+static struct cpu_job *pool_take(struct cpu_pool *pool)
+{
+	struct cpu_job *job;
+
+	pthread_mutex_lock(&pool->lock);
+	job = pool->head;
+	if (job)
+		atomic_fetch_add_explicit(&job->refs, 1, memory_order_relaxed);
+	pthread_mutex_unlock(&pool->lock);
+	return job;
+}
+
+static void job_put(struct cpu_job *job)
+{
+	/* acq_rel: every worker's pieces happen before done(). */
+	if (atomic_fetch_sub_explicit(&job->refs, 1, memory_order_acq_rel) == 1)
+		job->ops->done(job, atomic_load_explicit(&job->status,
+							 memory_order_relaxed));
+}
+
+/* All pieces are claimed: take the job out of the FIFO (once). */
+static void pool_retire(struct cpu_pool *pool, struct cpu_job *job)
+{
+	struct cpu_job *prev = NULL, *j;
+	bool was_queued;
+
+	pthread_mutex_lock(&pool->lock);
+	was_queued = job->queued;
+	if (was_queued) {
+		/* Only the head is ever worked on, so this loop is short. */
+		for (j = pool->head; j != job; j = j->next)
+			prev = j;
+		if (prev)
+			prev->next = job->next;
+		else
+			pool->head = job->next;
+		if (pool->tail == job)
+			pool->tail = prev;
+		job->queued = false;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	/* The caller still holds a reference: this is never the last one. */
+	if (was_queued)
+		job_put(job);
+}
+
+static void job_fail(struct cpu_job *job, int status)
+{
+	int expected = 0;
+
+	atomic_compare_exchange_strong_explicit(&job->status, &expected, status,
+						memory_order_relaxed,
+						memory_order_relaxed);
+}
+
+/* Run pieces of @job (referenced by the caller) until none are left. */
+static void job_work(struct cpu_pool *pool, struct cpu_worker *w,
+		     struct cpu_job *job)
+{
+	const uint64_t n = job->n_items, chunk = job->chunk;
+	bool begun = false, ok = true;
+	uint64_t b, e;
+
+	if (atomic_load_explicit(&job->need_wake, memory_order_relaxed) &&
+	    atomic_exchange_explicit(&job->need_wake, false,
+				     memory_order_relaxed))
+		pool_wake(pool, job->want - 1);
+
+	for (;;) {
+		b = atomic_fetch_add_explicit(&job->next_item, chunk,
+					      memory_order_relaxed);
+		if (b >= n) {
+			pool_retire(pool, job);
+			break;
+		}
+		e = n - b > chunk ? b + chunk : n;
+		/* The last claim: let the others move on to the next job. */
+		if (e == n)
+			pool_retire(pool, job);
+		if (!begun) {
+			int r = job->ops->begin ?
+					job->ops->begin(job, &w->scratch) : 0;
+
+			begun = true;
+			if (r < 0) {
+				job_fail(job, r);
+				ok = false;
+			}
+		}
+		if (ok)
+			job->ops->run(job, &w->scratch, b, e);
+		if (e == n)
+			break;
+	}
+	/* Last access to @job: done() may free it and even the pool. */
+	job_put(job);
+}
+
+/* Poll seq for up to spin_ns. */
+static void pool_spin(struct cpu_pool *pool, uint32_t seq)
+{
+	uint64_t start = 0;
+	unsigned i;
+
+	for (i = 1;; i++) {
+		if (atomic_load_explicit(&pool->seq, memory_order_relaxed) != seq)
+			return;
+		cpu_relax();
+		if (!(i & 63)) {
+			uint64_t now = now_ns();
+
+			if (!start)
+				start = now;
+			else if (now - start >= pool->spin_ns)
+				return;
+		}
+	}
+}
+
+/* Wait until seq moves away from @seq: spin first, then sleep. */
+static void pool_idle(struct cpu_pool *pool, uint32_t seq)
+{
+	if (pool->spin_ns) {
+		/*
+		 * One spinner is enough to take the next job without a system
+		 * call; more would only steal CPU time from the application
+		 * (the pool has a worker per CPU). The others sleep at once.
+		 */
+		if (atomic_fetch_add(&pool->n_spinning, 1) == 0)
+			pool_spin(pool, seq);
+		atomic_fetch_sub(&pool->n_spinning, 1);
+	}
+
+	atomic_fetch_add(&pool->n_sleepers, 1);
+	while (atomic_load(&pool->seq) == seq)
+		futex_wait(&pool->seq, seq);
+	atomic_fetch_sub(&pool->n_sleepers, 1);
+}
+
+static void pool_free(struct cpu_pool *pool)
+{
+	pthread_mutex_destroy(&pool->lock);
+	free(pool->workers);
+	free(pool);
+}
+
+static void *worker_main(void *arg)
+{
+	struct cpu_worker *w = arg;
+	struct cpu_pool *pool = w->pool;
+	struct cpu_job *job;
+	uint32_t seq;
+
+	current_worker = w;
+	for (;;) {
+		/* Read seq before looking: work queued later bumps it. */
+		seq = atomic_load_explicit(&pool->seq, memory_order_acquire);
+		if (atomic_load_explicit(&pool->stop, memory_order_acquire))
+			break;
+		job = pool_take(pool);
+		if (job)
+			job_work(pool, w, job);
+		else
+			pool_idle(pool, seq);
+	}
+	current_worker = NULL;
+	cpu_scratch_fini(&w->scratch);
+	/* Destroyed from this very thread: nobody else will free it. */
+	if (pool->exit_owner == w)
+		pool_free(pool);
+	return NULL;
+}
+
+/* Stop and join workers [0, n) except @self. */
+static void pool_stop(struct cpu_pool *pool, unsigned n,
+		      struct cpu_worker *self)
+{
+	unsigned i;
+
+	pool->exit_owner = self;
+	atomic_store_explicit(&pool->stop, true, memory_order_release);
+	atomic_fetch_add(&pool->seq, 1);
+	futex_wake(&pool->seq, INT_MAX);
+	for (i = 0; i < n; i++)
+		if (&pool->workers[i] != self)
+			pthread_join(pool->workers[i].thread, NULL);
+}
+
+int cpu_pool_new(unsigned n_threads, uint64_t spin_ns, struct cpu_pool **ret)
+{
+	pthread_mutexattr_t attr;
+	struct cpu_pool *pool;
+	sigset_t all, old;
+	unsigned i;
+	int r = 0;
+
+	if (!n_threads || !ret)
+		return -EINVAL;
+	pool = calloc(1, sizeof(*pool));
+	if (!pool)
+		return -ENOMEM;
+	pool->workers = calloc(n_threads, sizeof(*pool->workers));
+	if (!pool->workers) {
+		free(pool);
+		return -ENOMEM;
+	}
+	/* Held for a few instructions: spin a little before sleeping. */
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+	pthread_mutex_init(&pool->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	atomic_init(&pool->seq, 0);
+	atomic_init(&pool->n_spinning, 0);
+	atomic_init(&pool->n_sleepers, 0);
+	atomic_init(&pool->stop, false);
+	pool->spin_ns = spin_ns;
+	pool->n_threads = n_threads;
+
+	/* Workers inherit a full mask: signals go to the application's threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (i = 0; i < n_threads; i++) {
+		struct cpu_worker *w = &pool->workers[i];
+		char name[16];
+
+		w->pool = pool;
+		r = pthread_create(&w->thread, NULL, worker_main, w);
+		if (r) {
+			r = -r;
+			break;
+		}
+		snprintf(name, sizeof(name), "accel-cpu-%u", i % 10000u);
+		pthread_setname_np(w->thread, name);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+
+	if (r < 0) {
+		pool_stop(pool, i, NULL);
+		pool_free(pool);
+		return r;
+	}
+	*ret = pool;
+	return 0;
+}
+
+void cpu_pool_destroy(struct cpu_pool *pool)
+{
+	struct cpu_worker *self = NULL;
+
+	if (!pool)
+		return;
+	if (current_worker && current_worker->pool == pool)
+		self = current_worker;
+	pool_stop(pool, pool->n_threads, self);
+	if (self) {
+		/* Cannot join ourselves: worker_main frees the pool on exit. */
+		pthread_detach(pthread_self());
+		return;
+	}
+	pool_free(pool);
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU reference device: what its files share. The pool (cpu-pool.c)
+ * knows nothing of commands; execution (cpu-exec.c) turns commands into
+ * pool jobs.
+ */
+#ifndef LIBACCEL_CPU_PRIVATE_H
+#define LIBACCEL_CPU_PRIVATE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+struct accel_buffer;
+struct accel_cmd;
+struct accel_device;
+struct accel_native_kernel_desc;
+struct accel_queue;
+
+/* ---- thread pool (cpu-pool.c) ---- */
+
+/* Default time an idle worker spins before it sleeps. */
+#define CPU_SPIN_NS_DEFAULT 30000u
+
+/*
+ * Per-worker scratch, owned by one worker thread and filled by the job
+ * ops (cpu-exec.c); the pool frees it when the worker exits.
+ */
+struct cpu_scratch {
+	void *local_mem;      /* 128-aligned work-group local memory */
+	uint64_t local_size;
+	void **args;          /* this worker's copy of a launch's args */
+	uint32_t args_cap;
+	void **local_ptrs;    /* what local-memory argument slots point at */
+	uint32_t local_ptrs_cap;
+};
+
+static inline void cpu_scratch_fini(struct cpu_scratch *s)
+{
+	free(s->local_mem);
+	free(s->args);
+	free(s->local_ptrs);
+}
+
+struct cpu_job;
+
+struct cpu_job_ops {
+	/*
+	 * A worker is about to run its first piece of @job. A negative errno
+	 * fails the job; the worker then skips the pieces it claims.
+	 */
+	int (*begin)(struct cpu_job *job, struct cpu_scratch *s);
+	/* Run pieces [begin, end). */
+	void (*run)(struct cpu_job *job, struct cpu_scratch *s, uint64_t begin,
+		    uint64_t end);
+	/*
+	 * Every piece has run and no worker touches @job any more; called
+	 * once, with no pool lock held. Owns @job (frees it). May destroy the
+	 * pool, even from one of its own workers.
+	 */
+	void (*done)(struct cpu_job *job, int status);
+};
+
+/*
+ * A unit of work split into n_items pieces, claimed chunk at a time. Set
+ * ops, n_items (> 0) and chunk (> 0); cpu_pool_submit() does the rest.
+ */
+struct cpu_job {
+	const struct cpu_job_ops *ops;
+	uint64_t n_items;
+	uint64_t chunk;
+
+	/* Private to the pool. */
+	struct cpu_job *next;         /* FIFO link, under the pool lock */
+	bool queued;                  /* in the FIFO, under the pool lock */
+	uint32_t want;                /* workers worth waking */
+	atomic_bool need_wake;        /* helpers not woken yet */
+	_Atomic uint64_t next_item;   /* claim counter */
+	atomic_int refs;              /* FIFO + workers holding it */
+	atomic_int status;            /* first failure */
+};
+
+struct cpu_pool;
+
+/*
+ * Start @n_threads workers that spin @spin_ns before sleeping.
+ * Returns 0, -EINVAL, -ENOMEM or -EAGAIN (threads).
+ */
+int cpu_pool_new(unsigned n_threads, uint64_t spin_ns, struct cpu_pool **ret);
+
+/*
+ * Stop and free the pool; no job may be pending. Safe to call from one of
+ * the pool's own workers (that one is detached and frees the pool when
+ * it leaves its loop).
+ */
+void cpu_pool_destroy(struct cpu_pool *pool);
+
+/*
+ * Queue @job (FIFO). Never blocks; no system call when a worker spins.
+ * The caller keeps the pool alive during the call (in libaccel, whoever
+ * reaches execute holds a reference that leads to the context), even if
+ * the job completes before this returns.
+ */
+void cpu_pool_submit(struct cpu_pool *pool, struct cpu_job *job);
+
+unsigned cpu_pool_get_n_threads(const struct cpu_pool *pool);
+
+/* ---- device (cpu-device.c) ---- */
+
+struct cpu_device {
+	/* The pool is started on first use: listing devices makes no threads. */
+	pthread_mutex_t lock;
+	_Atomic(struct cpu_pool *) pool;
+	unsigned n_threads;
+	uint64_t spin_ns;
+};
+
+/* The pool of @dev, started if needed. */
+int cpu_device_get_pool(struct accel_device *dev, struct cpu_pool **ret);
+
+/* ---- buffers (cpu-buffer.c) ---- */
+
+int cpu_buffer_alloc(struct accel_buffer *buf);
+int cpu_buffer_wrap_user_ptr(struct accel_buffer *buf);
+void cpu_buffer_free(struct accel_buffer *buf);
+
+/* ---- execution (cpu-exec.c) ---- */
+
+int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd);
+
+/* ---- built-in kernels (cpu-builtins.c) ---- */
+
+int cpu_get_built_in_kernels(struct accel_device *dev,
+			     const struct accel_native_kernel_desc **ret,
+			     uint32_t *n);
+
+#endif /* LIBACCEL_CPU_PRIVATE_H */

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The life of a command: dependencies (fence waiters), hand-over to the
+ * backend, completion, and release of what it held.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+/*
+ * Completing a command can make others ready, whose completion can make
+ * more ready (chains of markers or of failed dependencies). Beyond a small
+ * depth, ready commands are queued here and run by the outermost call, so
+ * the stack stays bounded. Thread-local, not shared: each thread drains its
+ * own list before returning.
+ */
+#define READY_MAX_DEPTH 8
+
+static _Thread_local struct {
+	struct accel_cmd *head, *tail;
+	unsigned depth;
+} ready_list;
+
+struct accel_cmd *accel_cmd_alloc(struct accel_queue *queue,
+				  enum accel_cmd_type type)
+{
+	struct accel_cmd *cmd;
+
+	cmd = calloc(1, sizeof(*cmd));
+	if (!cmd)
+		return NULL;
+	cmd->type = type;
+	cmd->queue = queue;
+	atomic_init(&cmd->pending, 1);
+	atomic_init(&cmd->dep_error, 0);
+	cmd->deps = cmd->inline_deps;
+	return cmd;
+}
+
+static void launch_release(struct accel_launch *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n_buffers; i++)
+		accel_buffer_unref(l->buffers[i]);
+	free(l->buffers);
+	free(l->args);
+	free(l->arg_storage);
+	free(l->local_arg_index);
+	free(l->local_arg_offset);
+	accel_kernel_unref(l->kernel);
+}
+
+/* Drop what the command held for its work. */
+static void cmd_release(struct accel_cmd *cmd)
+{
+	switch (cmd->type) {
+	case ACCEL_CMD_LAUNCH:
+		launch_release(&cmd->u.launch);
+		break;
+	case ACCEL_CMD_WRITE:
+	case ACCEL_CMD_READ:
+		accel_buffer_unref(cmd->u.rw.buf);
+		break;
+	case ACCEL_CMD_COPY:
+		accel_buffer_unref(cmd->u.copy.src);
+		accel_buffer_unref(cmd->u.copy.dst);
+		break;
+	case ACCEL_CMD_FILL:
+		accel_buffer_unref(cmd->u.fill.buf);
+		break;
+	case ACCEL_CMD_MARKER:
+		break;
+	}
+	memset(&cmd->u, 0, sizeof(cmd->u));
+}
+
+static void cmd_free(struct accel_cmd *cmd)
+{
+	if (cmd->deps != cmd->inline_deps)
+		free(cmd->deps);
+	free(cmd);
+}
+
+void accel_cmd_discard(struct accel_cmd *cmd)
+{
+	cmd_release(cmd);
+	accel_fence_unref(cmd->fence);
+	cmd_free(cmd);
+}
+
+void accel_cmd_started(struct accel_cmd *cmd)
+{
+	accel_fence_set_time(cmd->fence, ACCEL_FENCE_TIME_STARTED);
+}
+
+void accel_cmd_complete(struct accel_cmd *cmd, int status)
+{
+	struct accel_queue *queue = cmd->queue;
+	struct accel_fence *fence = cmd->fence;
+	int expected = 0;
+
+	if (status < 0) {
+		atomic_compare_exchange_strong(&queue->error, &expected, status);
+		log_dbg(queue->dev->ctx, "command %p (type %d) failed: %s\n",
+			(void *)cmd, cmd->type, strerror(-status));
+	}
+
+	pthread_mutex_lock(&queue->lock);
+	if (cmd->prev)
+		cmd->prev->next = cmd->next;
+	else
+		queue->head = cmd->next;
+	if (cmd->next)
+		cmd->next->prev = cmd->prev;
+	else
+		queue->tail = cmd->prev;
+	pthread_mutex_unlock(&queue->lock);
+
+	cmd_release(cmd);
+	/* A started time also for commands that never ran (failed deps). */
+	accel_fence_set_time(fence, ACCEL_FENCE_TIME_STARTED);
+	cmd_free(cmd);
+	accel_fence_do_signal(fence, status);
+	accel_fence_unref(fence);
+	/* May drop the last context reference, even on a worker thread. */
+	accel_queue_unref(queue);
+}
+
+static void cmd_run(struct accel_cmd *cmd)
+{
+	int err, r;
+
+	accel_fence_set_time(cmd->fence, ACCEL_FENCE_TIME_SUBMITTED);
+	err = atomic_load_explicit(&cmd->dep_error, memory_order_acquire);
+	if (err < 0) {
+		accel_cmd_complete(cmd, err);
+		return;
+	}
+	if (cmd->type == ACCEL_CMD_MARKER) {
+		accel_cmd_complete(cmd, 0);
+		return;
+	}
+	r = cmd->queue->dev->ops->execute(cmd->queue, cmd);
+	if (r < 0)
+		accel_cmd_complete(cmd, r);
+}
+
+static void cmd_ready(struct accel_cmd *cmd)
+{
+	if (ready_list.depth >= READY_MAX_DEPTH) {
+		cmd->ready_next = NULL;
+		if (ready_list.tail)
+			ready_list.tail->ready_next = cmd;
+		else
+			ready_list.head = cmd;
+		ready_list.tail = cmd;
+		return;
+	}
+
+	ready_list.depth++;
+	cmd_run(cmd);
+	while (ready_list.depth == 1 && (cmd = ready_list.head)) {
+		ready_list.head = cmd->ready_next;
+		if (!ready_list.head)
+			ready_list.tail = NULL;
+		cmd_run(cmd);
+	}
+	ready_list.depth--;
+}
+
+static void dep_done(struct accel_cmd_dep *dep, int status)
+{
+	struct accel_cmd *cmd = dep->cmd;
+	int expected = 0;
+
+	if (dep->propagate_error && status < 0)
+		atomic_compare_exchange_strong(&cmd->dep_error, &expected,
+					       status);
+	accel_fence_unref(dep->fence);
+	dep->fence = NULL;
+	if (atomic_fetch_sub_explicit(&cmd->pending, 1, memory_order_acq_rel) ==
+	    1)
+		cmd_ready(cmd);
+}
+
+static void dep_fired(struct accel_fence_waiter *w, int status)
+{
+	dep_done((struct accel_cmd_dep *)w, status);
+}
+
+int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
+		     struct accel_fence *const *wait,
+		     struct accel_fence **ret_fence)
+{
+	struct accel_queue *queue = cmd->queue;
+	struct accel_cmd *c;
+	uint32_t n_implicit = 0, i;
+	bool all = false;
+	int r;
+
+	r = accel_fence_create(queue->dev->ctx, false,
+			       queue->flags & ACCEL_QUEUE_PROFILING,
+			       &cmd->fence);
+	if (r < 0) {
+		accel_cmd_discard(cmd);
+		return r;
+	}
+	accel_fence_set_time(cmd->fence, ACCEL_FENCE_TIME_QUEUED);
+
+	pthread_mutex_lock(&queue->lock);
+	if (!(queue->flags & ACCEL_QUEUE_OUT_OF_ORDER)) {
+		n_implicit = queue->tail ? 1 : 0;
+	} else if (cmd->type == ACCEL_CMD_MARKER && n_wait == 0) {
+		/* An out-of-order marker without a wait list waits for all. */
+		all = true;
+		for (c = queue->head; c; c = c->next)
+			n_implicit++;
+	}
+	if (n_wait + n_implicit > ARRAY_SIZE(cmd->inline_deps)) {
+		cmd->deps = calloc(n_wait + n_implicit, sizeof(*cmd->deps));
+		if (!cmd->deps) {
+			pthread_mutex_unlock(&queue->lock);
+			cmd->deps = cmd->inline_deps;
+			accel_cmd_discard(cmd);
+			return -ENOMEM;
+		}
+	}
+	for (i = 0; i < n_wait; i++) {
+		cmd->deps[i].fence = accel_fence_ref(wait[i]);
+		cmd->deps[i].propagate_error = true;
+	}
+	if (all) {
+		for (c = queue->head; c; c = c->next)
+			cmd->deps[i++].fence = accel_fence_ref(c->fence);
+	} else if (n_implicit) {
+		cmd->deps[i++].fence = accel_fence_ref(queue->tail->fence);
+	}
+	cmd->n_deps = n_wait + n_implicit;
+	/* Append: the queue is the command's until it completes. */
+	cmd->prev = queue->tail;
+	cmd->next = NULL;
+	if (queue->tail)
+		queue->tail->next = cmd;
+	else
+		queue->head = cmd;
+	queue->tail = cmd;
+	pthread_mutex_unlock(&queue->lock);
+
+	accel_queue_ref(queue);
+	if (ret_fence)
+		*ret_fence = accel_fence_ref(cmd->fence);
+
+	/* pending starts at 1 (this call), so nothing runs before we finish. */
+	atomic_fetch_add_explicit(&cmd->pending, (int)cmd->n_deps,
+				  memory_order_relaxed);
+	for (i = 0; i < cmd->n_deps; i++) {
+		struct accel_cmd_dep *dep = &cmd->deps[i];
+		int status;
+
+		dep->cmd = cmd;
+		dep->waiter.fn = dep_fired;
+		if (accel_fence_add_waiter(dep->fence, &dep->waiter, &status))
+			dep_done(dep, status);
+	}
+	if (atomic_fetch_sub_explicit(&cmd->pending, 1, memory_order_acq_rel) ==
+	    1)
+		cmd_ready(cmd);
+	return 0;
+}

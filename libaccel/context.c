@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The library context: root of every object's lifetime, logging settings,
+ * the device-node open interface and the enumerated devices.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "backend.h"
+
+/* The static table of backends, probed in this order. */
+static const struct accel_backend_ops *const backends[] = {
+	&accel_cpu_backend,
+};
+
+_printf_(6, 0)
+static void log_stderr(struct accel_context *ctx _unused_, int priority,
+		       const char *file _unused_, int line _unused_,
+		       const char *fn, const char *format, va_list args,
+		       void *user_data _unused_)
+{
+	static const char *const names[] = {
+		[ACCEL_LOG_ERR] = "error", [ACCEL_LOG_WARNING] = "warning",
+		[ACCEL_LOG_INFO] = "info", [ACCEL_LOG_DEBUG] = "debug",
+	};
+	const char *name = priority >= 0 && priority < (int)ARRAY_SIZE(names) &&
+					   names[priority] ?
+				   names[priority] :
+				   "log";
+
+	fprintf(stderr, "libaccel %s: %s: ", name, fn);
+	vfprintf(stderr, format, args);
+}
+
+static int parse_priority(const char *s)
+{
+	char *end;
+	long v;
+
+	if (!strcasecmp(s, "err") || !strcasecmp(s, "error"))
+		return ACCEL_LOG_ERR;
+	if (!strcasecmp(s, "warning") || !strcasecmp(s, "warn"))
+		return ACCEL_LOG_WARNING;
+	if (!strcasecmp(s, "info"))
+		return ACCEL_LOG_INFO;
+	if (!strcasecmp(s, "debug"))
+		return ACCEL_LOG_DEBUG;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > 7)
+		return -EINVAL;
+	return (int)v;
+}
+
+ACCEL_EXPORT int accel_context_new(uint32_t flags, struct accel_context **ret)
+{
+	struct accel_context *ctx;
+	const char *env;
+	int prio = ACCEL_LOG_ERR;
+
+	if (!ret || (flags & ~ACCEL_CONTEXT_FLAGS_ALL))
+		return -EINVAL;
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return -ENOMEM;
+	atomic_init(&ctx->refcount, 1);
+	pthread_mutex_init(&ctx->lock, NULL);
+	pthread_mutex_init(&ctx->enum_lock, NULL);
+	ctx->log_fn = log_stderr;
+
+	env = secure_getenv("ACCEL_LOG");
+	if (env && *env) {
+		int p = parse_priority(env);
+
+		if (p >= 0)
+			prio = p;
+	}
+	atomic_init(&ctx->log_priority, prio);
+	atomic_init(&ctx->enumerated, false);
+
+	log_dbg(ctx, "context %p created\n", (void *)ctx);
+	*ret = ctx;
+	return 0;
+}
+
+ACCEL_EXPORT struct accel_context *accel_context_ref(struct accel_context *ctx)
+{
+	if (ctx)
+		atomic_fetch_add_explicit(&ctx->refcount, 1,
+					  memory_order_relaxed);
+	return ctx;
+}
+
+ACCEL_EXPORT struct accel_context *
+accel_context_unref(struct accel_context *ctx)
+{
+	size_t i;
+
+	if (!ctx)
+		return NULL;
+	if (atomic_fetch_sub_explicit(&ctx->refcount, 1,
+				      memory_order_acq_rel) != 1)
+		return NULL;
+
+	/*
+	 * Nothing can reach the devices any more: every object that could
+	 * (buffers, queues, in-flight commands, fences) holds a context
+	 * reference through them.
+	 */
+	for (i = 0; i < ctx->n_devices; i++)
+		accel_device_destroy(ctx->devices[i]);
+	free(ctx->devices);
+	pthread_mutex_destroy(&ctx->enum_lock);
+	pthread_mutex_destroy(&ctx->lock);
+	free(ctx);
+	return NULL;
+}
+
+ACCEL_EXPORT int accel_context_set_log_fn(struct accel_context *ctx,
+					  accel_log_fn fn, void *user_data)
+{
+	if (!ctx)
+		return -EINVAL;
+	pthread_mutex_lock(&ctx->lock);
+	ctx->log_fn = fn;
+	ctx->log_data = user_data;
+	pthread_mutex_unlock(&ctx->lock);
+	return 0;
+}
+
+ACCEL_EXPORT int accel_context_set_log_priority(struct accel_context *ctx,
+						int priority)
+{
+	if (!ctx || priority < 0 || priority > 7)
+		return -EINVAL;
+	atomic_store_explicit(&ctx->log_priority, priority,
+			      memory_order_relaxed);
+	return 0;
+}
+
+ACCEL_EXPORT int accel_context_get_log_priority(struct accel_context *ctx)
+{
+	if (!ctx)
+		return -EINVAL;
+	return atomic_load_explicit(&ctx->log_priority, memory_order_relaxed);
+}
+
+ACCEL_EXPORT int
+accel_context_set_open_interface(struct accel_context *ctx,
+				 const struct accel_open_interface *iface,
+				 void *user_data)
+{
+	struct accel_open_interface copy = { 0 };
+
+	if (!ctx)
+		return -EINVAL;
+	if (iface) {
+		size_t need = offsetof(struct accel_open_interface,
+				       close_restricted) +
+			      sizeof(iface->close_restricted);
+
+		if (iface->struct_size < need)
+			return -EINVAL;
+		if (!iface->open_restricted != !iface->close_restricted)
+			return -EINVAL;
+		copy.struct_size = sizeof(copy);
+		copy.open_restricted = iface->open_restricted;
+		copy.close_restricted = iface->close_restricted;
+	}
+
+	pthread_mutex_lock(&ctx->lock);
+	ctx->open_iface = copy;
+	ctx->open_data = iface ? user_data : NULL;
+	pthread_mutex_unlock(&ctx->lock);
+	return 0;
+}
+
+int accel_context_open(struct accel_context *ctx, const char *path, int flags)
+{
+	int (*open_fn)(const char *, int, void *);
+	void *data;
+	int fd;
+
+	pthread_mutex_lock(&ctx->lock);
+	open_fn = ctx->open_iface.open_restricted;
+	data = ctx->open_data;
+	pthread_mutex_unlock(&ctx->lock);
+
+	flags |= O_CLOEXEC;
+	if (open_fn) {
+		fd = open_fn(path, flags, data);
+		return fd < 0 ? (fd == -1 ? -EIO : fd) : fd;
+	}
+	fd = open(path, flags);
+	return fd < 0 ? -errno : fd;
+}
+
+void accel_context_close(struct accel_context *ctx, int fd)
+{
+	void (*close_fn)(int, void *);
+	void *data;
+
+	if (fd < 0)
+		return;
+	pthread_mutex_lock(&ctx->lock);
+	close_fn = ctx->open_iface.close_restricted;
+	data = ctx->open_data;
+	pthread_mutex_unlock(&ctx->lock);
+
+	if (close_fn)
+		close_fn(fd, data);
+	else
+		close(fd);
+}
+
+ACCEL_EXPORT int accel_context_set_user_data(struct accel_context *ctx,
+					     void *user_data)
+{
+	if (!ctx)
+		return -EINVAL;
+	pthread_mutex_lock(&ctx->lock);
+	ctx->user_data = user_data;
+	pthread_mutex_unlock(&ctx->lock);
+	return 0;
+}
+
+ACCEL_EXPORT void *accel_context_get_user_data(struct accel_context *ctx)
+{
+	void *data;
+
+	if (!ctx)
+		return NULL;
+	pthread_mutex_lock(&ctx->lock);
+	data = ctx->user_data;
+	pthread_mutex_unlock(&ctx->lock);
+	return data;
+}
+
+int accel_context_add_device(struct accel_context *ctx,
+			     struct accel_device *dev)
+{
+	struct accel_device **devices;
+
+	pthread_mutex_lock(&ctx->lock);
+	devices = realloc(ctx->devices,
+			  (ctx->n_devices + 1) * sizeof(*ctx->devices));
+	if (!devices) {
+		pthread_mutex_unlock(&ctx->lock);
+		return -ENOMEM;
+	}
+	devices[ctx->n_devices++] = dev;
+	ctx->devices = devices;
+	pthread_mutex_unlock(&ctx->lock);
+	return 0;
+}
+
+/* One-time enumeration, done on first use so that a context is cheap. */
+static void context_enumerate(struct accel_context *ctx)
+{
+	size_t i;
+
+	if (atomic_load_explicit(&ctx->enumerated, memory_order_acquire))
+		return;
+
+	pthread_mutex_lock(&ctx->enum_lock);
+	if (!atomic_load_explicit(&ctx->enumerated, memory_order_relaxed)) {
+		for (i = 0; i < ARRAY_SIZE(backends); i++) {
+			int r;
+
+			if (!backends[i]->enumerate_builtin)
+				continue;
+			r = backends[i]->enumerate_builtin(ctx);
+			if (r < 0)
+				log_err(ctx, "backend %s: enumeration failed: %s\n",
+					backends[i]->name, strerror(-r));
+		}
+		atomic_store_explicit(&ctx->enumerated, true,
+				      memory_order_release);
+	}
+	pthread_mutex_unlock(&ctx->enum_lock);
+}
+
+ACCEL_EXPORT int accel_context_get_devices(struct accel_context *ctx,
+					   struct accel_device **devices,
+					   size_t max)
+{
+	size_t i, n;
+
+	if (!ctx || (!devices && max > 0))
+		return -EINVAL;
+
+	context_enumerate(ctx);
+
+	pthread_mutex_lock(&ctx->lock);
+	n = ctx->n_devices;
+	for (i = 0; i < n && i < max; i++)
+		devices[i] = accel_device_ref(ctx->devices[i]);
+	pthread_mutex_unlock(&ctx->lock);
+
+	if (n > INT32_MAX)
+		return -EOVERFLOW;
+	return (int)n;
+}

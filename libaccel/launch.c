@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel launches: NDRange validation, work-group size selection and the
+ * argument snapshot handed to the backend.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+/* Alignment of local-memory blocks (see accel-wg.h). */
+#define LOCAL_ALIGN 128u
+
+/* Largest divisor of @n that is <= @limit (>= 1). */
+static uint64_t largest_divisor(uint64_t n, uint64_t limit)
+{
+	uint64_t d;
+
+	if (limit >= n)
+		return n;
+	for (d = limit; d > 1; d--)
+		if (n % d == 0)
+			return d;
+	return 1;
+}
+
+/*
+ * Pick a work-group size when the caller left it to us. Work-groups are run
+ * by one call each, so larger groups amortise the call, but we want enough
+ * groups (4 per compute unit) to balance the load. Groups are uniform (a
+ * divisor of the global size) because OpenCL 1.2 kernels assume it.
+ */
+static void pick_local_size(struct accel_device *dev, uint32_t dim,
+			    const uint64_t global[3], uint64_t local[3])
+{
+	uint64_t cus = MAX(dev->u64[ACCEL_DEVICE_U64_COMPUTE_UNITS], 1);
+	uint64_t max_wg = dev->u64[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE];
+	uint64_t total = global[0] * global[1] * global[2];
+	uint64_t budget = MAX(MIN(max_wg, total / (cus * 4)), 1);
+	uint32_t d;
+
+	for (d = 0; d < 3; d++) {
+		uint64_t limit = MIN(budget,
+			dev->u64[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X + d]);
+
+		/* Leave room for the other dimensions: square-ish tiles. */
+		if (d == 0 && dim > 1)
+			limit = MIN(limit, 64);
+		local[d] = d < dim ? largest_divisor(global[d], limit) : 1;
+		budget = MAX(budget / local[d], 1);
+	}
+}
+
+static int check_range(struct accel_device *dev,
+		       const struct accel_kernel_def *def,
+		       const struct accel_ndrange *range, struct accel_launch *l)
+{
+	uint64_t max_wg = dev->u64[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE];
+	const uint64_t *reqd = def->reqd_wg_size;
+	bool pick = true, has_reqd = reqd[0] != 0;
+	uint32_t d, dim;
+
+	if (range->struct_size < sizeof(struct accel_ndrange))
+		return -EINVAL;
+	dim = range->work_dim;
+	if (dim < 1 || dim > 3)
+		return -EINVAL;
+
+	for (d = 0; d < 3; d++) {
+		if (d < dim) {
+			if (range->global_size[d] == 0 ||
+			    range->global_offset[d] >
+				    UINT64_MAX - range->global_size[d])
+				return -EINVAL;
+			if (range->local_size[d])
+				pick = false;
+			l->global_size[d] = range->global_size[d];
+			l->global_offset[d] = range->global_offset[d];
+		} else {
+			if (range->global_size[d] > 1 ||
+			    range->local_size[d] > 1 || range->global_offset[d])
+				return -EINVAL;
+			l->global_size[d] = 1;
+			l->global_offset[d] = 0;
+		}
+	}
+
+	if (pick && has_reqd) {
+		for (d = 0; d < 3; d++)
+			l->local_size[d] = reqd[d];
+	} else if (pick) {
+		pick_local_size(dev, dim, l->global_size, l->local_size);
+	} else {
+		uint64_t total = 1;
+
+		for (d = 0; d < 3; d++) {
+			uint64_t ls = d < dim ? range->local_size[d] : 1;
+
+			if (ls == 0 ||
+			    ls > dev->u64[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X + d])
+				return -EINVAL;
+			if (has_reqd && ls != reqd[d])
+				return -EINVAL;
+			total *= ls;
+			l->local_size[d] = ls;
+		}
+		if (total > max_wg)
+			return -EINVAL;
+	}
+	if (has_reqd)
+		for (d = dim; d < 3; d++)
+			if (reqd[d] != 1)
+				return -EINVAL;
+
+	l->work_dim = dim;
+	l->total_groups = 1;
+	for (d = 0; d < 3; d++) {
+		l->num_groups[d] = (l->global_size[d] + l->local_size[d] - 1) /
+				   l->local_size[d];
+		l->total_groups *= l->num_groups[d];
+	}
+	return 0;
+}
+
+/* Snapshot the kernel's arguments into the launch. */
+static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
+{
+	const struct accel_kernel_def *def = k->def;
+	uint64_t local_off, local_max;
+	size_t storage = 0, off = 0;
+	uint32_t i, n_local = 0, n_buf = 0;
+
+	for (i = 0; i < def->n_args; i++) {
+		if (!k->args[i].set)
+			return -ENOEXEC;
+		storage += ALIGN_UP((size_t)def->args[i].size, 16u);
+		n_local += def->args[i].kind == ACCEL_KERNEL_ARG_LOCAL;
+		n_buf += k->args[i].buf != NULL;
+	}
+
+	l->n_args = def->n_args;
+	if (def->n_args) {
+		l->args = calloc(def->n_args, sizeof(*l->args));
+		l->arg_storage = aligned_alloc(16, storage);
+		if (!l->args || !l->arg_storage)
+			return -ENOMEM;
+	}
+	if (n_local) {
+		l->local_arg_index = calloc(n_local, sizeof(*l->local_arg_index));
+		l->local_arg_offset =
+			calloc(n_local, sizeof(*l->local_arg_offset));
+		if (!l->local_arg_index || !l->local_arg_offset)
+			return -ENOMEM;
+	}
+	if (n_buf) {
+		l->buffers = calloc(n_buf, sizeof(*l->buffers));
+		if (!l->buffers)
+			return -ENOMEM;
+	}
+
+	local_max = k->prog->dev->u64[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE];
+	local_off = ALIGN_UP(def->static_local_size, (uint64_t)LOCAL_ALIGN);
+	for (i = 0; i < def->n_args; i++) {
+		const struct accel_kernel_arg *arg = &k->args[i];
+		void *slot = l->arg_storage + off;
+
+		switch (def->args[i].kind) {
+		case ACCEL_KERNEL_ARG_BUFFER: {
+			void *addr = arg->buf ? arg->buf->host_ptr : NULL;
+
+			memcpy(slot, &addr, sizeof(addr));
+			if (arg->buf)
+				l->buffers[l->n_buffers++] =
+					accel_buffer_ref(arg->buf);
+			break;
+		}
+		case ACCEL_KERNEL_ARG_VALUE:
+			memcpy(slot, k->values + arg->value_offset,
+			       def->args[i].size);
+			break;
+		case ACCEL_KERNEL_ARG_LOCAL:
+			memset(slot, 0, sizeof(void *));
+			l->local_arg_index[l->n_local_args] = i;
+			l->local_arg_offset[l->n_local_args++] = local_off;
+			local_off += ALIGN_UP(arg->local_size,
+					      (uint64_t)LOCAL_ALIGN);
+			break;
+		}
+		l->args[i] = slot;
+		off += ALIGN_UP((size_t)def->args[i].size, 16u);
+	}
+	l->static_local_size = def->static_local_size;
+	l->local_mem_size = local_off;
+	if (local_off > local_max)
+		return -E2BIG;
+	return 0;
+}
+
+ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
+				    struct accel_kernel *kernel,
+				    const struct accel_ndrange *range,
+				    uint32_t n_wait,
+				    struct accel_fence *const *wait,
+				    struct accel_fence **ret_fence)
+{
+	struct accel_launch *l;
+	struct accel_cmd *cmd;
+	int r;
+
+	r = accel_queue_check_wait(queue, n_wait, wait);
+	if (r < 0)
+		return r;
+	if (!kernel || !range)
+		return -EINVAL;
+	if (kernel->prog->dev != queue->dev)
+		return -EXDEV;
+
+	cmd = accel_cmd_alloc(queue, ACCEL_CMD_LAUNCH);
+	if (!cmd)
+		return -ENOMEM;
+	l = &cmd->u.launch;
+	r = check_range(queue->dev, kernel->def, range, l);
+	if (r == 0)
+		r = snapshot_args(kernel, l);
+	if (r < 0) {
+		accel_cmd_discard(cmd);
+		return r;
+	}
+	l->fn = kernel->def->fn;
+	l->kernel_flags = kernel->def->flags;
+	l->kernel = accel_kernel_ref(kernel);
+	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Per-context logging: a handler and a priority, never global state.
+ */
+#include <stdio.h>
+
+#include "accel-private.h"
+
+void accel_log(struct accel_context *ctx, int priority, const char *file,
+	       int line, const char *fn, const char *format, ...)
+{
+	accel_log_fn log_fn;
+	void *data;
+	va_list args;
+
+	/* Copy under the lock; call without it (handlers may call back in). */
+	pthread_mutex_lock(&ctx->lock);
+	log_fn = ctx->log_fn;
+	data = ctx->log_data;
+	pthread_mutex_unlock(&ctx->lock);
+	if (!log_fn)
+		return;
+
+	va_start(args, format);
+	log_fn(ctx, priority, file, line, fn, format, args, data);
+	va_end(args);
+}

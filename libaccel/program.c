@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Programs: validated, deep-copied tables of work-group functions, from the
+ * caller (native) or from the device (built-in kernels).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+/* Fields a caller must provide in struct accel_native_kernel_desc. */
+#define KERNEL_DESC_MIN_SIZE                                                   \
+	(offsetof(struct accel_native_kernel_desc, reqd_work_group_size) +     \
+	 sizeof(((struct accel_native_kernel_desc *)0)->reqd_work_group_size))
+/* Fields a caller must provide in struct accel_kernel_arg_desc. */
+#define ARG_DESC_MIN_SIZE offsetof(struct accel_kernel_arg_desc, name)
+
+static void kernel_def_clear(struct accel_kernel_def *def)
+{
+	uint32_t i;
+
+	for (i = 0; def->args && i < def->n_args; i++) {
+		free((char *)def->args[i].name);
+		free((char *)def->args[i].type_name);
+	}
+	free(def->args);
+	free(def->name);
+}
+
+static int copy_arg(struct accel_device *dev,
+		    const struct accel_kernel_arg_desc *in,
+		    struct accel_kernel_arg_desc *out)
+{
+	const char *name = NULL, *type_name = NULL;
+
+	if (in->struct_size < ARG_DESC_MIN_SIZE)
+		return -EINVAL;
+	if (in->address_space > ACCEL_KERNEL_ARG_ADDR_LOCAL ||
+	    (in->type_qualifiers & ~0xfu) || in->reserved)
+		return -EINVAL;
+	switch (in->kind) {
+	case ACCEL_KERNEL_ARG_BUFFER:
+	case ACCEL_KERNEL_ARG_LOCAL:
+		if (in->size != 0 && in->size != sizeof(void *))
+			return -EINVAL;
+		break;
+	case ACCEL_KERNEL_ARG_VALUE:
+		if (in->size == 0)
+			return -EINVAL;
+		if (in->size > dev->u64[ACCEL_DEVICE_U64_MAX_ARG_BYTES])
+			return -E2BIG;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (in->struct_size >= offsetof(struct accel_kernel_arg_desc, name) +
+				       sizeof(in->name))
+		name = in->name;
+	if (in->struct_size >= offsetof(struct accel_kernel_arg_desc, type_name) +
+				       sizeof(in->type_name))
+		type_name = in->type_name;
+
+	memset(out, 0, sizeof(*out));
+	out->struct_size = sizeof(*out);
+	out->kind = in->kind;
+	out->size = in->kind == ACCEL_KERNEL_ARG_VALUE ? in->size :
+							 (uint32_t)sizeof(void *);
+	out->address_space = in->address_space;
+	out->type_qualifiers = in->type_qualifiers;
+	out->name = strdup(name ? name : "");
+	out->type_name = strdup(type_name ? type_name : "");
+	if (!out->name || !out->type_name)
+		return -ENOMEM;
+	return 0;
+}
+
+static int copy_kernel(struct accel_device *dev,
+		       const struct accel_native_kernel_desc *in,
+		       struct accel_kernel_def *out)
+{
+	const uint64_t *reqd = in->reqd_work_group_size;
+	uint64_t arg_bytes = 0;
+	uint32_t i;
+	int r;
+
+	if (in->struct_size < KERNEL_DESC_MIN_SIZE || !in->name || !*in->name ||
+	    !in->fn || (in->flags & ~ACCEL_KERNEL_HAS_BARRIERS) ||
+	    in->reserved || (in->n_args && !in->args))
+		return -EINVAL;
+	if (in->n_args > dev->u64[ACCEL_DEVICE_U64_MAX_KERNEL_ARGS] ||
+	    in->static_local_size > dev->u64[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE])
+		return -E2BIG;
+	if (reqd[0] || reqd[1] || reqd[2]) {
+		if (!reqd[0] || !reqd[1] || !reqd[2] ||
+		    reqd[0] > dev->u64[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X] ||
+		    reqd[1] > dev->u64[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Y] ||
+		    reqd[2] > dev->u64[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Z] ||
+		    reqd[0] * reqd[1] * reqd[2] >
+			    dev->u64[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE])
+			return -EINVAL;
+	}
+
+	memset(out, 0, sizeof(*out));
+	out->fn = in->fn;
+	out->flags = in->flags;
+	out->static_local_size = in->static_local_size;
+	memcpy(out->reqd_wg_size, reqd, sizeof(out->reqd_wg_size));
+	out->name = strdup(in->name);
+	if (!out->name)
+		return -ENOMEM;
+	if (in->n_args) {
+		out->args = calloc(in->n_args, sizeof(*out->args));
+		if (!out->args)
+			return -ENOMEM;
+	}
+	for (i = 0; i < in->n_args; i++) {
+		/* Count as we go so kernel_def_clear() frees what was made. */
+		out->n_args = i + 1;
+		r = copy_arg(dev, &in->args[i], &out->args[i]);
+		if (r < 0)
+			return r;
+		arg_bytes += ALIGN_UP((uint64_t)out->args[i].size, 16);
+	}
+	if (arg_bytes > dev->u64[ACCEL_DEVICE_U64_MAX_ARG_BYTES])
+		return -E2BIG;
+	return 0;
+}
+
+static int program_create(struct accel_device *dev,
+			  const struct accel_native_kernel_desc *descs,
+			  uint32_t n, struct accel_program **ret)
+{
+	struct accel_program *prog;
+	uint32_t i, j;
+	int r = 0;
+
+	prog = calloc(1, sizeof(*prog));
+	if (!prog)
+		return -ENOMEM;
+	prog->kernels = calloc(n, sizeof(*prog->kernels));
+	if (!prog->kernels) {
+		free(prog);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n && r == 0; i++) {
+		prog->n_kernels = i + 1;
+		r = copy_kernel(dev, &descs[i], &prog->kernels[i]);
+		for (j = 0; j < i && r == 0; j++)
+			if (!strcmp(prog->kernels[j].name,
+				    prog->kernels[i].name))
+				r = -EINVAL;
+	}
+	if (r < 0) {
+		log_dbg(dev->ctx, "kernel description %u rejected: %s\n", i - 1,
+			strerror(-r));
+		for (i = 0; i < prog->n_kernels; i++)
+			kernel_def_clear(&prog->kernels[i]);
+		free(prog->kernels);
+		free(prog);
+		return r;
+	}
+	atomic_init(&prog->refcount, 1);
+	prog->dev = accel_device_ref(dev);
+	*ret = prog;
+	return 0;
+}
+
+ACCEL_EXPORT int
+accel_program_new_native(struct accel_device *dev,
+			 const struct accel_native_kernel_desc *kernels,
+			 uint32_t n, struct accel_program **ret)
+{
+	if (!dev || !kernels || n == 0 || !ret)
+		return -EINVAL;
+	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_NATIVE_KERNELS))
+		return -EOPNOTSUPP;
+	return program_create(dev, kernels, n, ret);
+}
+
+ACCEL_EXPORT int accel_program_new_built_in(struct accel_device *dev,
+					    const char *names,
+					    struct accel_program **ret)
+{
+	const struct accel_native_kernel_desc *table;
+	struct accel_native_kernel_desc *chosen;
+	uint32_t n_table, n = 0, i;
+	const char *p, *end;
+	int r;
+
+	if (!dev || !names || !*names || !ret)
+		return -EINVAL;
+	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_BUILT_IN_KERNELS) ||
+	    !dev->ops->get_built_in_kernels)
+		return -EOPNOTSUPP;
+	r = dev->ops->get_built_in_kernels(dev, &table, &n_table);
+	if (r < 0)
+		return r;
+
+	/* One slot per ';'-separated entry at most. */
+	for (p = names, i = 1; *p; p++)
+		i += *p == ';';
+	chosen = calloc(i, sizeof(*chosen));
+	if (!chosen)
+		return -ENOMEM;
+
+	for (p = names;; p = end + 1) {
+		size_t len;
+
+		end = strchr(p, ';');
+		if (!end)
+			end = p + strlen(p);
+		len = (size_t)(end - p);
+		if (len == 0) {
+			r = -EINVAL; /* empty entry: ";x", "x;;y", "x;" */
+			goto out;
+		}
+		for (i = 0; i < n_table; i++)
+			if (strlen(table[i].name) == len &&
+			    !strncmp(table[i].name, p, len))
+				break;
+		if (i == n_table) {
+			log_dbg(dev->ctx, "no built-in kernel '%.*s'\n",
+				(int)len, p);
+			r = -ENOENT;
+			goto out;
+		}
+		chosen[n++] = table[i];
+		if (!*end)
+			break;
+	}
+	r = program_create(dev, chosen, n, ret);
+out:
+	free(chosen);
+	return r;
+}
+
+ACCEL_EXPORT struct accel_program *accel_program_ref(struct accel_program *prog)
+{
+	if (prog)
+		atomic_fetch_add_explicit(&prog->refcount, 1,
+					  memory_order_relaxed);
+	return prog;
+}
+
+ACCEL_EXPORT struct accel_program *
+accel_program_unref(struct accel_program *prog)
+{
+	uint32_t i;
+
+	if (!prog)
+		return NULL;
+	if (atomic_fetch_sub_explicit(&prog->refcount, 1,
+				      memory_order_acq_rel) != 1)
+		return NULL;
+	for (i = 0; i < prog->n_kernels; i++)
+		kernel_def_clear(&prog->kernels[i]);
+	free(prog->kernels);
+	accel_device_unref(prog->dev);
+	free(prog);
+	return NULL;
+}
+
+ACCEL_EXPORT struct accel_device *
+accel_program_get_device(struct accel_program *prog)
+{
+	return prog ? prog->dev : NULL;
+}
+
+ACCEL_EXPORT int accel_program_get_kernel_count(struct accel_program *prog)
+{
+	if (!prog)
+		return -EINVAL;
+	return (int)prog->n_kernels;
+}
+
+ACCEL_EXPORT int accel_program_get_kernel_name(struct accel_program *prog,
+					       uint32_t index, const char **ret)
+{
+	if (!prog || !ret)
+		return -EINVAL;
+	if (index >= prog->n_kernels)
+		return -ERANGE;
+	*ret = prog->kernels[index].name;
+	return 0;
+}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Queues and their transfer commands. Launches are in launch.c, the
+ * command life cycle in cmd.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+ACCEL_EXPORT int accel_queue_new(struct accel_device *dev, uint32_t flags,
+				 struct accel_queue **ret)
+{
+	struct accel_queue *q;
+	int r;
+
+	if (!dev || !ret || (flags & ~ACCEL_QUEUE_FLAGS_ALL))
+		return -EINVAL;
+	q = calloc(1, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	atomic_init(&q->refcount, 1);
+	atomic_init(&q->error, 0);
+	pthread_mutex_init(&q->lock, NULL);
+	q->flags = flags;
+	q->dev = dev;
+	if (dev->ops->queue_init) {
+		r = dev->ops->queue_init(q);
+		if (r < 0) {
+			pthread_mutex_destroy(&q->lock);
+			free(q);
+			return r;
+		}
+	}
+	accel_device_ref(dev);
+	*ret = q;
+	return 0;
+}
+
+ACCEL_EXPORT struct accel_queue *accel_queue_ref(struct accel_queue *queue)
+{
+	if (queue)
+		atomic_fetch_add_explicit(&queue->refcount, 1,
+					  memory_order_relaxed);
+	return queue;
+}
+
+ACCEL_EXPORT struct accel_queue *accel_queue_unref(struct accel_queue *queue)
+{
+	struct accel_device *dev;
+
+	if (!queue)
+		return NULL;
+	if (atomic_fetch_sub_explicit(&queue->refcount, 1,
+				      memory_order_acq_rel) != 1)
+		return NULL;
+	/* Every command holds a reference: the queue is idle now. */
+	dev = queue->dev;
+	if (dev->ops->queue_fini)
+		dev->ops->queue_fini(queue);
+	pthread_mutex_destroy(&queue->lock);
+	free(queue);
+	accel_device_unref(dev);
+	return NULL;
+}
+
+ACCEL_EXPORT struct accel_device *accel_queue_get_device(struct accel_queue *queue)
+{
+	return queue ? queue->dev : NULL;
+}
+
+ACCEL_EXPORT uint32_t accel_queue_get_flags(struct accel_queue *queue)
+{
+	return queue ? queue->flags : 0;
+}
+
+int accel_queue_check_wait(struct accel_queue *queue, uint32_t n_wait,
+			   struct accel_fence *const *wait)
+{
+	uint32_t i;
+
+	if (!queue || (n_wait && !wait))
+		return -EINVAL;
+	for (i = 0; i < n_wait; i++)
+		if (!wait[i] || wait[i]->ctx != queue->dev->ctx)
+			return -EINVAL;
+	return 0;
+}
+
+/* Checks shared by the buffer commands: a buffer of this queue's device. */
+static int check_buffer_range(struct accel_queue *queue,
+			      struct accel_buffer *buf, uint64_t offset,
+			      uint64_t size)
+{
+	if (!buf || size == 0)
+		return -EINVAL;
+	if (buf->dev != queue->dev)
+		return -EXDEV;
+	if (offset > buf->size || size > buf->size - offset)
+		return -ERANGE;
+	return 0;
+}
+
+static int submit_rw(struct accel_queue *queue, enum accel_cmd_type type,
+		     struct accel_buffer *buf, uint64_t offset, uint64_t size,
+		     void *host, uint32_t n_wait, struct accel_fence *const *wait,
+		     struct accel_fence **ret_fence)
+{
+	struct accel_cmd *cmd;
+	int r;
+
+	r = accel_queue_check_wait(queue, n_wait, wait);
+	if (r < 0)
+		return r;
+	if (!host)
+		return -EINVAL;
+	r = check_buffer_range(queue, buf, offset, size);
+	if (r < 0)
+		return r;
+
+	cmd = accel_cmd_alloc(queue, type);
+	if (!cmd)
+		return -ENOMEM;
+	cmd->u.rw.buf = accel_buffer_ref(buf);
+	cmd->u.rw.offset = offset;
+	cmd->u.rw.size = size;
+	cmd->u.rw.host = host;
+	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);
+}
+
+ACCEL_EXPORT int accel_queue_write(struct accel_queue *queue,
+				   struct accel_buffer *buf, uint64_t offset,
+				   uint64_t size, const void *src,
+				   uint32_t n_wait,
+				   struct accel_fence *const *wait,
+				   struct accel_fence **ret_fence)
+{
+	return submit_rw(queue, ACCEL_CMD_WRITE, buf, offset, size, (void *)src,
+			 n_wait, wait, ret_fence);
+}
+
+ACCEL_EXPORT int accel_queue_read(struct accel_queue *queue,
+				  struct accel_buffer *buf, uint64_t offset,
+				  uint64_t size, void *dst, uint32_t n_wait,
+				  struct accel_fence *const *wait,
+				  struct accel_fence **ret_fence)
+{
+	return submit_rw(queue, ACCEL_CMD_READ, buf, offset, size, dst, n_wait,
+			 wait, ret_fence);
+}
+
+ACCEL_EXPORT int accel_queue_copy(struct accel_queue *queue,
+				  struct accel_buffer *src, uint64_t src_offset,
+				  struct accel_buffer *dst, uint64_t dst_offset,
+				  uint64_t size, uint32_t n_wait,
+				  struct accel_fence *const *wait,
+				  struct accel_fence **ret_fence)
+{
+	struct accel_cmd *cmd;
+	uint64_t s, d;
+	int r;
+
+	r = accel_queue_check_wait(queue, n_wait, wait);
+	if (r < 0)
+		return r;
+	r = check_buffer_range(queue, src, src_offset, size);
+	if (r == 0)
+		r = check_buffer_range(queue, dst, dst_offset, size);
+	if (r < 0)
+		return r;
+	/* Overlap within one root buffer (sub-buffers alias their parent). */
+	if (accel_buffer_root(src) == accel_buffer_root(dst)) {
+		s = src->offset + src_offset;
+		d = dst->offset + dst_offset;
+		if (s < d + size && d < s + size)
+			return -EINVAL;
+	}
+
+	cmd = accel_cmd_alloc(queue, ACCEL_CMD_COPY);
+	if (!cmd)
+		return -ENOMEM;
+	cmd->u.copy.src = accel_buffer_ref(src);
+	cmd->u.copy.dst = accel_buffer_ref(dst);
+	cmd->u.copy.src_offset = src_offset;
+	cmd->u.copy.dst_offset = dst_offset;
+	cmd->u.copy.size = size;
+	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);
+}
+
+ACCEL_EXPORT int accel_queue_fill(struct accel_queue *queue,
+				  struct accel_buffer *buf, uint64_t offset,
+				  uint64_t size, const void *pattern,
+				  size_t pattern_size, uint32_t n_wait,
+				  struct accel_fence *const *wait,
+				  struct accel_fence **ret_fence)
+{
+	struct accel_cmd *cmd;
+	int r;
+
+	r = accel_queue_check_wait(queue, n_wait, wait);
+	if (r < 0)
+		return r;
+	if (!pattern || pattern_size == 0 || pattern_size > 128 ||
+	    (pattern_size & (pattern_size - 1)))
+		return -EINVAL;
+	r = check_buffer_range(queue, buf, offset, size);
+	if (r < 0)
+		return r;
+	if (offset % pattern_size || size % pattern_size)
+		return -EINVAL;
+
+	cmd = accel_cmd_alloc(queue, ACCEL_CMD_FILL);
+	if (!cmd)
+		return -ENOMEM;
+	cmd->u.fill.buf = accel_buffer_ref(buf);
+	cmd->u.fill.offset = offset;
+	cmd->u.fill.size = size;
+	cmd->u.fill.pattern_size = (uint32_t)pattern_size;
+	memcpy(cmd->u.fill.pattern, pattern, pattern_size);
+	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);
+}
+
+ACCEL_EXPORT int accel_queue_marker(struct accel_queue *queue, uint32_t n_wait,
+				    struct accel_fence *const *wait,
+				    struct accel_fence **ret_fence)
+{
+	struct accel_cmd *cmd;
+	int r;
+
+	r = accel_queue_check_wait(queue, n_wait, wait);
+	if (r < 0)
+		return r;
+	cmd = accel_cmd_alloc(queue, ACCEL_CMD_MARKER);
+	if (!cmd)
+		return -ENOMEM;
+	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);
+}
+
+ACCEL_EXPORT int accel_queue_flush(struct accel_queue *queue)
+{
+	return queue ? 0 : -EINVAL;
+}
+
+ACCEL_EXPORT int accel_queue_finish(struct accel_queue *queue)
+{
+	struct accel_fence *fence = NULL;
+	bool idle;
+	int r;
+
+	if (!queue)
+		return -EINVAL;
+
+	pthread_mutex_lock(&queue->lock);
+	idle = queue->head == NULL;
+	pthread_mutex_unlock(&queue->lock);
+
+	if (!idle) {
+		/* A marker on an empty wait list waits for everything before. */
+		r = accel_queue_marker(queue, 0, NULL, &fence);
+		if (r < 0)
+			return r;
+		r = accel_fence_wait(fence, ACCEL_TIMEOUT_INFINITE);
+		accel_fence_unref(fence);
+		if (r < 0)
+			return r;
+	}
+	return atomic_exchange(&queue->error, 0);
+}

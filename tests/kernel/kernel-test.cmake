@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: MIT
+#
+# accel_add_kernel_test(): a ctest test whose command(s) run inside
+# Debian's 6.12 kernel under QEMU (tests/kernel/vm-run.sh).
+#
+#   accel_add_kernel_test(NAME <name>
+#       COMMAND <cmd> [args...]
+#       [COMMAND <cmd> [args...]]...   # several: one boot, run in order
+#       [TIMEOUT <seconds>]            # whole test, boot included; 600
+#       [ENV NAME=VALUE...]            # extra environment in the guest
+#       [RW <dir>...]                  # host dirs the guest writes for real
+#       [LABELS <label>...]            # added to the label "kernel"
+#       [WORKING_DIRECTORY <dir>])     # default: the current binary dir
+#
+# Arguments may hold generator expressions ($<TARGET_FILE:...>).  A boot
+# costs 6-15 s, so put related binaries into one test with several
+# COMMANDs.  Exit 77 (skip) from every command, or from vm-run.sh when
+# the VM cannot run here, makes the test "skipped".  Tests share one
+# RESOURCE_LOCK: a two-core machine runs one VM at a time.
+
+include_guard(GLOBAL)
+
+set(ACCEL_KERNEL_DIR "${CMAKE_CURRENT_LIST_DIR}" CACHE INTERNAL
+    "tests/kernel source folder")
+set(ACCEL_KERNEL_CACHE "${CMAKE_BINARY_DIR}/kernel-cache" CACHE PATH
+    "Where vm-prepare.sh keeps the guest kernel and initramfs")
+
+function(accel_add_kernel_test)
+	set(name "")
+	set(timeout 600)
+	set(workdir "${CMAKE_CURRENT_BINARY_DIR}")
+	set(envs "")
+	set(rws "")
+	set(labels kernel)
+	set(ncmd 0)
+	set(mode "")
+	# Hand-parsed: cmake_parse_arguments would merge repeated COMMANDs.
+	foreach(arg IN LISTS ARGN)
+		if(arg MATCHES "^(NAME|COMMAND|TIMEOUT|ENV|RW|LABELS|WORKING_DIRECTORY)$")
+			set(mode "${arg}")
+			if(mode STREQUAL "COMMAND")
+				math(EXPR ncmd "${ncmd} + 1")
+				set(cmd_${ncmd} "")
+			endif()
+			continue()
+		endif()
+		if(mode STREQUAL "NAME")
+			set(name "${arg}")
+		elseif(mode STREQUAL "COMMAND")
+			list(APPEND cmd_${ncmd} "${arg}")
+		elseif(mode STREQUAL "TIMEOUT")
+			set(timeout "${arg}")
+		elseif(mode STREQUAL "ENV")
+			list(APPEND envs --env "${arg}")
+		elseif(mode STREQUAL "RW")
+			list(APPEND rws --rw "${arg}")
+		elseif(mode STREQUAL "LABELS")
+			list(APPEND labels "${arg}")
+		elseif(mode STREQUAL "WORKING_DIRECTORY")
+			set(workdir "${arg}")
+		else()
+			message(FATAL_ERROR
+				"accel_add_kernel_test: unexpected '${arg}'")
+		endif()
+	endforeach()
+	if(name STREQUAL "" OR ncmd EQUAL 0)
+		message(FATAL_ERROR
+			"accel_add_kernel_test: NAME and COMMAND are required")
+	endif()
+	if(timeout LESS 60)
+		message(FATAL_ERROR
+			"accel_add_kernel_test(${name}): TIMEOUT ${timeout} "
+			"leaves no time to boot")
+	endif()
+
+	# vm-run.sh gives up first, so that its logs and verdict survive.
+	math(EXPR vm_timeout "${timeout} - 20")
+	set(run "${ACCEL_KERNEL_DIR}/vm-run.sh"
+		--cache "${ACCEL_KERNEL_CACHE}"
+		--timeout ${vm_timeout}
+		--results "${CMAKE_CURRENT_BINARY_DIR}/kernel-results/${name}"
+		${envs} ${rws})
+
+	if(ncmd EQUAL 1)
+		add_test(NAME "${name}" COMMAND ${run} -- ${cmd_1}
+			WORKING_DIRECTORY "${workdir}")
+	else()
+		# One line per command, each argument single-quoted for the
+		# guest's bash.
+		set(content "")
+		foreach(i RANGE 1 ${ncmd})
+			set(line "")
+			foreach(word IN LISTS cmd_${i})
+				string(REPLACE "'" "'\\''" word "${word}")
+				string(APPEND line "'${word}' ")
+			endforeach()
+			string(APPEND content "${line}\n")
+		endforeach()
+		set(batch "${CMAKE_CURRENT_BINARY_DIR}/kernel-batch/${name}-$<CONFIG>.sh")
+		file(GENERATE OUTPUT "${batch}" CONTENT "${content}")
+		add_test(NAME "${name}" COMMAND ${run} --batch "${batch}"
+			WORKING_DIRECTORY "${workdir}")
+	endif()
+
+	set_tests_properties("${name}" PROPERTIES
+		TIMEOUT ${timeout}
+		SKIP_RETURN_CODE 77
+		LABELS "${labels}"
+		RESOURCE_LOCK accel_kernel_vm)
+endfunction()

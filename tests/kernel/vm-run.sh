@@ -1,0 +1,315 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# vm-run.sh [options] [--] <command> [args...]
+# vm-run.sh [options] --batch <file>
+#
+# Runs a host-built command inside Debian's 6.12 kernel under QEMU (TCG),
+# with the host's / as the guest's root (read-only underneath, writes
+# discarded), in the same working directory, and returns its exit code.
+# See README.md in this folder.
+#
+# Options:
+#   --cache DIR      kernel cache (vm-prepare.sh); default $ACCEL_KERNEL_CACHE
+#                    or ~/.cache/libaccel-kernel
+#   --timeout S      whole run, boot included (default 300)
+#   --env NAME=VALUE extra environment for the command (repeatable)
+#   --batch FILE     run every line of FILE (bash syntax; blank lines and
+#                    # comments skipped) in one boot
+#   --rw DIR         make host directory DIR writable for real in the guest
+#                    (repeatable; no spaces in the path)
+#   --results DIR    keep console.log, dmesg.txt, qemu.log and results there
+#                    (default: a temporary folder, kept only on failure)
+#   --no-rdma        do not set up soft-RoCE (rxe0)
+#   --memory SIZE    guest memory (default 1G)
+#
+# Exit codes: the command's own (batch: 0 if all passed, 77 if all were
+# skipped, else the first failure's), 77 cannot run here, 124 timeout,
+# 125 guest crashed or gave no result, 126 kernel WARNING/BUG/Oops in the
+# guest's log.
+
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+prog=vm-run
+
+EXIT_SKIP=77
+EXIT_TIMEOUT=124
+EXIT_NORESULT=125
+EXIT_KERNEL=126
+
+# Seconds kept after the command's deadline for saving dmesg and
+# powering off, and for QEMU to start before the guest clock runs.
+MARGIN=15
+
+# Environment passed into the guest when set on the host: what decides
+# how tests find things and report.  Everything else starts clean.
+ENV_PASS="PATH LD_LIBRARY_PATH TERM LANG LC_ALL TZ
+	CMOCKA_MESSAGE_OUTPUT CMOCKA_XML_FILE CMOCKA_TEST_ABORT
+	ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS MALLOC_CHECK_ MALLOC_PERTURB_
+	OCL_ICD_VENDORS OCL_ICD_FILENAMES CTEST_INTERACTIVE_DEBUG_MODE"
+# ... and every variable whose name starts with one of these.
+ENV_PREFIXES="ACCEL_ LIBACCEL_"
+
+usage() {
+	sed -n '3,/^$/s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+die() { echo "$prog: error: $*" >&2; exit 1; }
+skip() { echo "$prog: SKIP: $*" >&2; exit $EXIT_SKIP; }
+
+cache=${ACCEL_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaccel-kernel}
+timeout=300
+batch=
+results=
+rdma=1
+memory=1G
+extra_env=()
+rw_dirs=()
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cache) cache=${2:?}; shift 2 ;;
+	--timeout) timeout=${2:?}; shift 2 ;;
+	--env) extra_env+=("${2:?}"); shift 2 ;;
+	--batch) batch=${2:?}; shift 2 ;;
+	--rw) rw_dirs+=("${2:?}"); shift 2 ;;
+	--results) results=${2:?}; shift 2 ;;
+	--no-rdma) rdma=0; shift ;;
+	--memory) memory=${2:?}; shift 2 ;;
+	-h|--help) usage ;;
+	--) shift; break ;;
+	-*) echo "$prog: unknown option $1" >&2; usage ;;
+	*) break ;;
+	esac
+done
+if [ -n "$batch" ]; then
+	[ $# -eq 0 ] || die "--batch and a command are exclusive"
+	[ -r "$batch" ] || die "cannot read batch file $batch"
+else
+	[ $# -gt 0 ] || usage
+fi
+[[ $timeout =~ ^[0-9]+$ ]] && [ "$timeout" -gt $((MARGIN + 5)) ] ||
+	die "--timeout must be a number of seconds above $((MARGIN + 5))"
+
+"$here/vm-prepare.sh" "$cache"
+rc=$?
+[ $rc = 0 ] || exit $rc
+cache=$(cd "$cache" && pwd -P)
+# shellcheck disable=SC1091
+. "$cache/vm.env"
+
+qemu=$(command -v qemu-system-x86_64) || skip "qemu-system-x86_64 not found"
+
+# --- The transfer share ----------------------------------------------------
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/accel-vm.XXXXXX") || die "mktemp failed"
+xfer=$work/xfer
+mkdir "$xfer"
+chmod 0755 "$work" "$xfer"
+
+qemu_pid=
+cat_pids=()
+cleanup() {
+	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
+	for p in "${cat_pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+}
+# Interrupted (ctest's own timeout, ^C): nothing worth keeping.
+trap 'cleanup; rm -rf "$work"; exit 130' INT
+trap 'cleanup; rm -rf "$work"; exit 143' TERM HUP
+trap cleanup EXIT
+
+# vm.conf is read by busybox sh too: plain values only.
+for d in "${rw_dirs[@]}" "$PWD" "$MODROOT"; do
+	case $d in
+	*[[:space:]\'\"\$\`\\]*) die "path not supported in the guest: '$d'" ;;
+	esac
+done
+rw_abs=()
+for d in "${rw_dirs[@]}"; do
+	[ -d "$d" ] || die "--rw $d: not a directory"
+	rw_abs+=("$(cd "$d" && pwd -P)")
+done
+cat >"$xfer/vm.conf" <<EOF
+KVER='$KVER'
+MODROOT='$MODROOT'
+CWD='$PWD'
+TIMEOUT=$timeout
+MARGIN=$MARGIN
+RDMA=$rdma
+RW_DIRS='${rw_abs[*]}'
+EOF
+
+{
+	for name in $ENV_PASS; do
+		[ -n "${!name+x}" ] && printf 'export %s=%q\n' "$name" "${!name}"
+	done
+	for prefix in $ENV_PREFIXES; do
+		for name in $(compgen -e "$prefix"); do
+			printf 'export %s=%q\n' "$name" "${!name}"
+		done
+	done
+	for kv in "${extra_env[@]}"; do
+		[[ $kv =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] ||
+			die "--env wants NAME=VALUE, not '$kv'"
+		printf 'export %s=%q\n' "${kv%%=*}" "${kv#*=}"
+	done
+} >"$xfer/env.sh"
+
+if [ -n "$batch" ]; then
+	cp "$batch" "$xfer/commands"
+else
+	printf '%q ' "$@" >"$xfer/commands"
+	echo >>"$xfer/commands"
+fi
+cp "$here/guest-init.sh" "$here/guest-run.sh" "$xfer/"
+
+# --- Boot --------------------------------------------------------------------
+
+# The command's output is streamed through FIFOs as it comes; QEMU opens
+# them for writing (O_TRUNC means nothing to a FIFO).
+mkfifo "$work/stdout.fifo" "$work/stderr.fifo"
+cat "$work/stdout.fifo" &
+cat_pids+=($!)
+cat "$work/stderr.fifo" >&2 &
+cat_pids+=($!)
+
+# quiet: the emulated UART is slow, and the whole log is saved from
+# inside anyway.  panic=-1 turns a panic into a quick exit (-no-reboot).
+cmdline="console=ttyS0 quiet loglevel=4 panic=-1"
+cmdline+=" mitigations=off tsc=reliable no_timer_check random.trust_cpu=on"
+
+args=(
+	-nodefaults -no-user-config -nographic
+	-machine pc,accel=tcg -cpu max -smp 2 -m "$memory"
+	-no-reboot
+	-kernel "$KERNEL" -initrd "$INITRD" -append "$cmdline"
+	-serial "file:$work/console.log"
+	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+	-virtfs "local,path=$xfer,mount_tag=xfer,security_model=none,multidevs=remap"
+	-device virtio-serial-pci,id=vser
+	-chardev "file,id=out,path=$work/stdout.fifo"
+	-device virtserialport,bus=vser.0,nr=1,chardev=out,name=accel.stdout
+	-chardev "file,id=err,path=$work/stderr.fifo"
+	-device virtserialport,bus=vser.0,nr=2,chardev=err,name=accel.stderr
+)
+# qboot skips the BIOS's long PCI/option-ROM walk: boots start faster.
+[ -f /usr/share/qemu/qboot.rom ] && args+=(-bios /usr/share/qemu/qboot.rom)
+i=0
+for d in "${rw_abs[@]}"; do
+	i=$((i + 1))
+	args+=(-virtfs "local,path=$d,mount_tag=rw$i,security_model=none,multidevs=remap")
+done
+
+start=$(date +%s%N)
+"$qemu" "${args[@]}" </dev/null >"$work/qemu.log" 2>&1 &
+qemu_pid=$!
+
+# Our own timeout (not timeout(1)) so that a TERM from ctest reaches
+# QEMU through the trap above.
+timed_out=0
+deadline=$(( $(date +%s) + timeout ))
+while kill -0 "$qemu_pid" 2>/dev/null; do
+	if [ "$(date +%s)" -ge "$deadline" ]; then
+		timed_out=1
+		kill "$qemu_pid" 2>/dev/null
+		sleep 2
+		kill -9 "$qemu_pid" 2>/dev/null
+		break
+	fi
+	sleep 0.2
+done
+wait "$qemu_pid" 2>/dev/null
+qemu_rc=$?
+qemu_pid=
+elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
+# QEMU has closed the FIFOs: the readers end by themselves.
+for p in "${cat_pids[@]}"; do
+	wait "$p" 2>/dev/null
+done
+cat_pids=()
+
+# --- Verdict -----------------------------------------------------------------
+
+log=$xfer/dmesg.txt
+[ -s "$log" ] || log=$work/console.log
+
+kernel_tail() {
+	echo "$prog: --- end of the guest kernel log ---" >&2
+	tail -n 30 "$log" >&2
+	echo "$prog: ---" >&2
+}
+
+verdict=
+if [ "$timed_out" = 1 ]; then
+	echo "$prog: timeout: no result after ${timeout}s" >&2
+	verdict=$EXIT_TIMEOUT
+elif [ ! -f "$xfer/done" ]; then
+	echo "$prog: the guest gave no result (panic or crash; QEMU exit $qemu_rc)" >&2
+	sed 's/^/qemu: /' "$work/qemu.log" >&2
+	verdict=$EXIT_NORESULT
+fi
+
+# Later tests rely on this: any kernel splat fails the run, whatever the
+# command said.
+splats=$(grep -hE 'WARNING:|BUG:|Oops|general protection' \
+	"$xfer/dmesg.txt" "$work/console.log" 2>/dev/null | awk '!seen[$0]++')
+if [ -n "$splats" ] && [ -z "$verdict" ]; then
+	echo "$prog: the guest kernel complained:" >&2
+	echo "$splats" >&2
+	verdict=$EXIT_KERNEL
+fi
+
+if [ -z "$verdict" ]; then
+	# One "<rc> <n>" line per command that ran.
+	ran=0 passed=0 skipped=0 first_fail=
+	while read -r rc n; do
+		ran=$((ran + 1))
+		case $rc in
+		0) passed=$((passed + 1)) ;;
+		"$EXIT_SKIP") skipped=$((skipped + 1)) ;;
+		*) [ -n "$first_fail" ] || first_fail=$rc ;;
+		esac
+		if [ "$rc" = "$EXIT_TIMEOUT" ]; then
+			echo "$prog: command $n timed out in the guest" >&2
+		elif [ -n "$batch" ] && [ "$rc" != 0 ]; then
+			echo "$prog: command $n exited with $rc" >&2
+		fi
+	done < <(cat "$xfer/results" 2>/dev/null)
+	if [ "$ran" = 0 ]; then
+		echo "$prog: no command ran in the guest" >&2
+		verdict=$EXIT_NORESULT
+	elif [ -n "$first_fail" ]; then
+		verdict=$first_fail
+	elif [ "$skipped" = "$ran" ]; then
+		verdict=$EXIT_SKIP
+	else
+		verdict=0
+	fi
+fi
+
+case $verdict in
+0|"$EXIT_SKIP") ;;
+*) kernel_tail ;;
+esac
+echo "$prog: kernel $KVER, ${elapsed} ms in QEMU, exit $verdict" >&2
+
+if [ -n "$results" ]; then
+	mkdir -p "$results"
+	rm -f "$results"/{console.log,qemu.log,dmesg.txt,results,commands}
+	cp "$work/console.log" "$work/qemu.log" "$results/" 2>/dev/null
+	cp "$xfer/dmesg.txt" "$xfer/results" "$xfer/commands" "$results/" \
+		2>/dev/null
+	echo "$verdict" >"$results/exit"
+	rm -rf "$work"
+	keep=$results
+elif [ "$verdict" = 0 ] || [ "$verdict" = "$EXIT_SKIP" ]; then
+	rm -rf "$work"
+	keep=
+else
+	keep=$work
+fi
+[ -z "$keep" ] || echo "$prog: logs in $keep" >&2
+exit "$verdict"

@@ -1,0 +1,196 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Build and run every test tier, then print one summary line per part:
+#   plain  build/       all tests (ctest -j2)
+#   asan   build-asan/  ASan+UBSan (+LeakSanitizer), all but labels abi, bench
+#   tsan   build-tsan/  TSan, tests labelled `threads`
+# Exits non-zero if any part fails to build or has a failing test.
+#
+# Sanitizer builds use -O1 -g and ACCEL_WERROR=OFF: the warnings gate is the
+# plain build, and gcc's sanitizer instrumentation is known to produce
+# false-positive warnings. They skip the benchmarks.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root" || exit 1
+
+jobs=$(nproc)
+cc=${CC:-cc}
+declare -a summary=()
+failed=0
+
+say() {
+	printf '\n===== %s =====\n' "$*"
+}
+
+# configure_build DIR [cmake args...]: (re)configure, then build.
+configure_build() {
+	local dir=$1
+	shift
+	cmake -S . -B "$dir" "$@" && cmake --build "$dir" --parallel "$jobs"
+}
+
+# record PART STATUS DETAIL
+record() {
+	summary+=("$(printf '%-6s %-5s %s' "$1" "$2" "$3")")
+	[ "$2" = PASS ] || failed=1
+}
+
+# run_ctest PART DIR [ctest args...]; honours the global `wrapper` array
+# and the environment. Records the result.
+run_ctest() {
+	local part=$1 dir=$2 log rc line
+	shift 2
+	log=$dir/ctest-$part.log
+	"${wrapper[@]}" ctest --test-dir "$dir" --output-on-failure -j2 \
+		--no-tests=ignore "$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	line=$(grep -E '^[0-9]+% tests passed' "$log" | tail -n1)
+	[ -n "$line" ] || line="no tests matched ($*)"
+	line="$line ($((SECONDS - start))s)"
+	if [ "$rc" -eq 0 ]; then
+		record "$part" PASS "$line"
+	else
+		record "$part" FAIL "$line; log: $log"
+	fi
+}
+
+# ---- sanitizer runtime quirks ----------------------------------------------
+#
+# gcc-12's TSan (and older ASan) abort at start-up with "unexpected memory
+# mapping" on kernels with vm.mmap_rnd_bits above 28 (default 32 on recent
+# distributions). A probe binary tells whether that bites here; if so the
+# tests run under `setarch -R` (no ASLR for that process tree), or, as root
+# and if that is not enough, with mmap_rnd_bits lowered to 28 for the run.
+
+declare -a wrapper=()
+saved_rnd_bits=
+
+restore_rnd_bits() {
+	if [ -n "$saved_rnd_bits" ]; then
+		sysctl -q -w vm.mmap_rnd_bits="$saved_rnd_bits" || true
+		saved_rnd_bits=
+	fi
+}
+trap restore_rnd_bits EXIT
+
+# sanitizer_wrapper FLAGS: sets `wrapper`; returns 1 if nothing helps.
+sanitizer_wrapper() {
+	local flags=$1 tmp out arch
+	wrapper=()
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/accel-probe.XXXXXX")
+	cat >"$tmp/probe.c" <<'EOF'
+#include <pthread.h>
+#include <stdlib.h>
+static void *run(void *p) { return p; }
+int main(void)
+{
+	pthread_t t;
+	void *m = malloc(16);
+	if (pthread_create(&t, NULL, run, m) || pthread_join(t, NULL))
+		return 1;
+	free(m);
+	return 0;
+}
+EOF
+	# shellcheck disable=SC2086  # $flags may hold several options
+	if ! "$cc" $flags -g "$tmp/probe.c" -o "$tmp/probe" -pthread; then
+		echo "run-tests: cannot build a $flags probe with $cc" >&2
+		rm -rf "$tmp"
+		return 1
+	fi
+	if out=$("$tmp/probe" 2>&1); then
+		rm -rf "$tmp"
+		return 0
+	fi
+	echo "run-tests: $flags probe fails: $(echo "$out" | head -n2)" >&2
+	arch=$(uname -m)
+	if setarch "$arch" -R "$tmp/probe" >/dev/null 2>&1; then
+		echo "run-tests: running these tests under 'setarch $arch -R'" >&2
+		wrapper=(setarch "$arch" -R)
+		rm -rf "$tmp"
+		return 0
+	fi
+	if [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/vm/mmap_rnd_bits ]; then
+		[ -n "$saved_rnd_bits" ] ||
+			saved_rnd_bits=$(cat /proc/sys/vm/mmap_rnd_bits)
+		sysctl -q -w vm.mmap_rnd_bits=28
+		if "$tmp/probe" >/dev/null 2>&1; then
+			echo "run-tests: vm.mmap_rnd_bits lowered to 28" \
+				"(was $saved_rnd_bits) for this run" >&2
+			rm -rf "$tmp"
+			return 0
+		fi
+		restore_rnd_bits
+	fi
+	rm -rf "$tmp"
+	return 1
+}
+
+san_cmake_args=(
+	-DCMAKE_BUILD_TYPE=RelWithDebInfo
+	-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g"
+	-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g"
+	-DACCEL_WERROR=OFF
+	-DACCEL_BUILD_BENCH=OFF
+)
+
+# ---- plain -------------------------------------------------------------------
+
+say "plain build (build/)"
+if [ -f build/CMakeCache.txt ]; then
+	plain_args=()   # keep whatever tools/setup.sh or the user configured
+else
+	plain_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo
+		-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g"
+		-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g")
+fi
+start=$SECONDS
+if configure_build build "${plain_args[@]}"; then
+	wrapper=()
+	run_ctest plain build
+else
+	record plain FAIL "build failed ($((SECONDS - start))s)"
+fi
+
+# ---- ASan + UBSan --------------------------------------------------------------
+
+say "ASan+UBSan build (build-asan/)"
+start=$SECONDS
+if ! configure_build build-asan "${san_cmake_args[@]}" \
+	-DACCEL_SANITIZE="address;undefined"; then
+	record asan FAIL "build failed ($((SECONDS - start))s)"
+elif ! sanitizer_wrapper "-fsanitize=address,undefined"; then
+	record asan FAIL "ASan runtime does not start on this machine"
+else
+	ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+	UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
+		run_ctest asan build-asan -LE '^(abi|bench)$'
+fi
+restore_rnd_bits
+
+# ---- TSan ------------------------------------------------------------------------
+
+say "TSan build (build-tsan/), tests labelled 'threads'"
+start=$SECONDS
+if ! configure_build build-tsan "${san_cmake_args[@]}" \
+	-DACCEL_SANITIZE=thread; then
+	record tsan FAIL "build failed ($((SECONDS - start))s)"
+elif ! sanitizer_wrapper "-fsanitize=thread"; then
+	record tsan FAIL "TSan runtime does not start on this machine"
+else
+	TSAN_OPTIONS="second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}" \
+		run_ctest tsan build-tsan -L '^threads$'
+fi
+restore_rnd_bits
+
+# ---- summary -----------------------------------------------------------------------
+
+say "summary"
+printf '%s\n' "${summary[@]}"
+if [ "$failed" -ne 0 ]; then
+	echo "run-tests: FAILED"
+	exit 1
+fi
+echo "run-tests: all parts passed"
