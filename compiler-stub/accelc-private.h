@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
 
 #include "accelc.h"
 

@@ -70,7 +70,7 @@ int accelc_frontend(const char *clang, const struct accelc_build_opts *bo,
 		    uint32_t timeout_ms, struct strbuf *log)
 {
 	struct argv a = { 0 };
-	char std[16];
+	char std[32];
 	int r;
 
 	snprintf(std, sizeof(std), "-cl-std=CL%u.%u", bo->cl_std / 100,

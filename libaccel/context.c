@@ -55,6 +55,11 @@ static int parse_priority(const char *s)
 	return (int)v;
 }
 
+ACCEL_EXPORT const char *accel_get_version(void)
+{
+	return ACCEL_VERSION_STRING;
+}
+
 ACCEL_EXPORT int accel_context_new(uint32_t flags, struct accel_context **ret)
 {
 	struct accel_context *ctx;

@@ -358,7 +358,7 @@ static void text_u64_group(const struct dev_info *info, const char *label,
 static void text_begin(struct listing *l, unsigned n_devices)
 {
 	(void)l;
-	printf("libaccel %s: %u device%s\n", ACCEL_VERSION_STRING, n_devices,
+	printf("libaccel %s: %u device%s\n", accel_get_version(), n_devices,
 	       n_devices == 1 ? "" : "s");
 }
 
@@ -559,7 +559,7 @@ static void json_begin(struct listing *l, unsigned n_devices)
 	(void)n_devices;
 	printf("{\n  \"schema_version\": %d,\n  \"libaccel_version\": ",
 	       JSON_SCHEMA_VERSION);
-	json_string(ACCEL_VERSION_STRING);
+	json_string(accel_get_version());
 	fputs(",\n  \"devices\": [", stdout);
 }
 
@@ -750,7 +750,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			exit(EXIT_OK);
 		case 'V':
 			printf("accel-info (libaccel) %s\n",
-			       ACCEL_VERSION_STRING);
+			       accel_get_version());
 			exit(EXIT_OK);
 		default:
 			/* getopt_long already said what was wrong. */

@@ -54,6 +54,12 @@ struct accel_open_interface {
 	void (*close_restricted)(int fd, void *user_data);
 };
 
+/**
+ * The version of the library that is running (the headers' version is
+ * ACCEL_VERSION_STRING), e.g. "0.1.0". Never NULL.
+ */
+const char *accel_get_version(void);
+
 /** Flags of accel_context_new(). None are defined yet; pass 0. */
 #define ACCEL_CONTEXT_FLAGS_ALL 0u
 

@@ -22,14 +22,21 @@ static uint64_t group_base(const struct accel_wg_ctx *c, int d)
 /*
  * fill_u32 and copy_u8 index with get_global_id(0) only: in 2-D/3-D
  * launches every (y, z) would redo the same x range, which changes
- * nothing, so each work-group does it once.
+ * nothing, so only the groups of the first row and plane do it.
  */
+static bool first_row(const struct accel_wg_ctx *c)
+{
+	return c->group_id[1] == 0 && c->group_id[2] == 0;
+}
+
 static void fill_u32(void **args, const struct accel_wg_ctx *c)
 {
 	uint32_t *dst = ARG_PTR(args, 0, uint32_t);
 	uint32_t value = ARG_U32(args, 1);
 	uint64_t i, base = group_base(c, 0), n = c->local_size[0];
 
+	if (!first_row(c))
+		return;
 	dst += base;
 	for (i = 0; i < n; i++)
 		dst[i] = value;
@@ -41,7 +48,8 @@ static void copy_u8(void **args, const struct accel_wg_ctx *c)
 	const uint8_t *src = ARG_PTR(args, 1, const uint8_t);
 	uint64_t base = group_base(c, 0);
 
-	memcpy(dst + base, src + base, c->local_size[0]);
+	if (first_row(c))
+		memcpy(dst + base, src + base, c->local_size[0]);
 }
 
 /*
