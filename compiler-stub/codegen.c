@@ -52,7 +52,7 @@ int accelc_host_cpu(char **name, char **features)
 }
 
 static int link_blob(LLVMModuleRef mod, const char *start, const char *end,
-		     const char *what, struct strbuf *log)
+		     const char *what, bool only_needed, struct strbuf *log)
 {
 	LLVMContextRef ctx = LLVMGetModuleContext(mod);
 	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(
@@ -68,7 +68,7 @@ static int link_blob(LLVMModuleRef mod, const char *start, const char *end,
 		return -EIO;
 	}
 	/* linkonce_odr: the linker takes only what is referenced */
-	for (LLVMValueRef f = LLVMGetFirstFunction(src); f;
+	for (LLVMValueRef f = LLVMGetFirstFunction(src); only_needed && f;
 	     f = LLVMGetNextFunction(f))
 		if (!LLVMIsDeclaration(f) &&
 		    LLVMGetLinkage(f) == LLVMExternalLinkage)
@@ -84,9 +84,9 @@ int accelc_link_builtins(LLVMModuleRef mod, bool fibers, struct strbuf *log)
 {
 	if (!fibers)
 		return link_blob(mod, accelc_builtins_bc, accelc_builtins_bc_end,
-				 "builtins library", log);
+				 "builtins library", true, log);
 	return link_blob(mod, accelc_fiber_bc, accelc_fiber_bc_end,
-			 "fiber runtime", log);
+			 "fiber runtime", false, log);
 }
 
 /* clang's defaults (x86-64 + SSE2) become the CPU this code runs on */
@@ -128,6 +128,113 @@ static void set_target_attrs(LLVMModuleRef mod, const char *cpu,
 	}
 }
 
+/*
+ * Vector math through glibc's libmvec: calls to sin/cos/exp/log/pow get
+ * the "vector-function-abi-variant" attribute naming the libmvec entry
+ * points for this CPU, so the loop vectoriser widens them (per module, no
+ * global -vector-library option). libmvec is within 4 ulp.
+ */
+static const struct {
+	const char *name;  /* scalar function or intrinsic */
+	const char *base;  /* libmvec name without _ZGV prefix */
+	unsigned nargs;
+	bool dbl;
+} vec_fns[] = {
+	{ "llvm.sin.f32", "sinf", 1, false }, { "sinf", "sinf", 1, false },
+	{ "llvm.cos.f32", "cosf", 1, false }, { "cosf", "cosf", 1, false },
+	{ "llvm.exp.f32", "expf", 1, false }, { "expf", "expf", 1, false },
+	{ "llvm.log.f32", "logf", 1, false }, { "logf", "logf", 1, false },
+	{ "llvm.pow.f32", "powf", 2, false }, { "powf", "powf", 2, false },
+	{ "llvm.sin.f64", "sin", 1, true }, { "sin", "sin", 1, true },
+	{ "llvm.cos.f64", "cos", 1, true }, { "cos", "cos", 1, true },
+	{ "llvm.exp.f64", "exp", 1, true }, { "exp", "exp", 1, true },
+	{ "llvm.log.f64", "log", 1, true }, { "log", "log", 1, true },
+	{ "llvm.pow.f64", "pow", 2, true }, { "pow", "pow", 2, true },
+};
+
+/* Appends @p f to @llvm.compiler.used (the C API has no helper). */
+static void append_compiler_used(LLVMModuleRef mod, LLVMValueRef f)
+{
+	LLVMValueRef old = LLVMGetNamedGlobal(mod, "llvm.compiler.used");
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(mod),
+						   0);
+	LLVMValueRef elems[64], arr, g;
+	unsigned n = 0;
+
+	if (old) {
+		LLVMValueRef init = LLVMGetInitializer(old);
+		int k = init ? LLVMGetNumOperands(init) : 0;
+
+		if (k >= 63)
+			return;
+		for (int i = 0; i < k; i++)
+			elems[n++] = LLVMGetOperand(init, i);
+		LLVMDeleteGlobal(old);
+	}
+	elems[n++] = f;
+	arr = LLVMConstArray(ptr, elems, n);
+	g = LLVMAddGlobal(mod, LLVMTypeOf(arr), "llvm.compiler.used");
+	LLVMSetInitializer(g, arr);
+	LLVMSetLinkage(g, LLVMAppendingLinkage);
+	LLVMSetSection(g, "llvm.metadata");
+}
+
+static void add_vector_variants(LLVMModuleRef mod, const char *features)
+{
+	LLVMContextRef c = LLVMGetModuleContext(mod);
+	LLVMTypeRef f32 = LLVMFloatTypeInContext(c);
+	LLVMTypeRef f64 = LLVMDoubleTypeInContext(c);
+	char isa;
+	unsigned lanes; /* floats per register */
+
+	if (strstr(features, "+avx512f")) {
+		isa = 'e';
+		lanes = 16;
+	} else if (strstr(features, "+avx2")) {
+		isa = 'd';
+		lanes = 8;
+	} else {
+		isa = 'b';
+		lanes = 4;
+	}
+	for (size_t i = 0; i < sizeof(vec_fns) / sizeof(vec_fns[0]); i++) {
+		LLVMValueRef f = LLVMGetNamedFunction(mod, vec_fns[i].name);
+		unsigned n = vec_fns[i].dbl ? lanes / 2 : lanes;
+		LLVMTypeRef vt = LLVMVectorType(vec_fns[i].dbl ? f64 : f32, n);
+		LLVMTypeRef params[2] = { vt, vt };
+		char vname[64], attr[160];
+		LLVMAttributeRef a;
+
+		if (!f || !LLVMGetFirstUse(f))
+			continue;
+		snprintf(vname, sizeof(vname), "_ZGV%cN%u%s_%s", isa, n,
+			 vec_fns[i].nargs == 2 ? "vv" : "v", vec_fns[i].base);
+		snprintf(attr, sizeof(attr), "_ZGV_LLVM_N%u%s_%s(%s)", n,
+			 vec_fns[i].nargs == 2 ? "vv" : "v", vec_fns[i].name,
+			 vname);
+		if (!LLVMGetNamedFunction(mod, vname)) {
+			LLVMValueRef vf = LLVMAddFunction(
+				mod, vname,
+				LLVMFunctionType(vt, params,
+						 vec_fns[i].nargs, 0));
+
+			/* kept until the vectoriser had its chance */
+			append_compiler_used(mod, vf);
+		}
+		a = LLVMCreateStringAttribute(c, "vector-function-abi-variant",
+					      27, attr, strlen(attr));
+		for (LLVMUseRef u = LLVMGetFirstUse(f); u;
+		     u = LLVMGetNextUse(u)) {
+			LLVMValueRef call = LLVMGetUser(u);
+
+			if (LLVMIsACallInst(call) &&
+			    LLVMGetCalledValue(call) == f)
+				LLVMAddCallSiteAttribute(
+					call, LLVMAttributeFunctionIndex, a);
+		}
+	}
+}
+
 int accelc_create_tm(const char *cpu, const char *features, bool opt,
 		     LLVMTargetMachineRef *ret, struct strbuf *log)
 {
@@ -156,6 +263,8 @@ int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 	char *err = NULL;
 
 	set_target_attrs(mod, cpu, features, fast_math);
+	if (opt)
+		add_vector_variants(mod, features);
 	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &err)) {
 		strbuf_printf(log, "error: internal: invalid IR: %.2000s\n",
 			      err);

@@ -84,6 +84,7 @@ int accelc_frontend(const char *clang, const struct accelc_build_opts *bo,
 	/* SPIR address space numbers: __local globals are recognisable */
 	argv_add(&a, "-Xclang");
 	argv_add(&a, "-ffake-address-space-map");
+	argv_add(&a, "-Xclang");
 	argv_add(&a, ACCELC_CL_EXTENSIONS);
 	argv_add(&a, "-target");
 	argv_add(&a, "x86_64-unknown-linux-gnu");

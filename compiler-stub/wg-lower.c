@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -837,6 +838,9 @@ static void internalize(struct lower *l)
 		for (uint32_t i = 0; i < l->st->n_kernels; i++)
 			if (l->st->kernels[i].wg == f)
 				keep = true;
+		/* barrier calls are only created later: keep it for now */
+		if (is_fiber_runtime(f))
+			keep = true;
 		if (!keep) {
 			LLVMSetLinkage(f, LLVMInternalLinkage);
 			LLVMSetVisibility(f, LLVMDefaultVisibility);
@@ -844,10 +848,11 @@ static void internalize(struct lower *l)
 	}
 	for (LLVMValueRef g = LLVMGetFirstGlobal(l->st->mod); g;
 	     g = LLVMGetNextGlobal(g)) {
-		if (LLVMIsDeclaration(g))
-			continue;
-		if (LLVMIsThreadLocal(g) && LLVMGetLinkage(g) ==
-		    LLVMInternalLinkage)
+		size_t len;
+		const char *n = LLVMGetValueName2(g, &len);
+
+		/* llvm.used and friends are special, not data */
+		if (LLVMIsDeclaration(g) || !strncmp(n, "llvm.", 5))
 			continue;
 		LLVMSetLinkage(g, LLVMInternalLinkage);
 		LLVMSetVisibility(g, LLVMDefaultVisibility);
@@ -897,6 +902,21 @@ static int check_undefined(struct lower_state *st)
 	return r;
 }
 
+/* Malformed IR would crash LLVM: report it as an internal error. */
+static int verify(struct lower_state *st)
+{
+	char *err = NULL;
+	int r = 0;
+
+	if (LLVMVerifyModule(st->mod, LLVMReturnStatusAction, &err)) {
+		strbuf_printf(st->log, "error: internal: invalid IR: %.2000s\n",
+			      err);
+		r = -EIO;
+	}
+	LLVMDisposeMessage(err);
+	return r;
+}
+
 int accelc_lower(struct lower_state *st)
 {
 	struct lower l = { .st = st };
@@ -931,6 +951,9 @@ int accelc_lower(struct lower_state *st)
 		LLVMSetLinkage(k->fn, LLVMInternalLinkage);
 	}
 	set_inline_attrs(&l);
+	r = verify(st);
+	if (r)
+		goto out;
 	r = run_passes(st, "always-inline");
 	if (r)
 		goto out;
@@ -946,6 +969,10 @@ int accelc_lower(struct lower_state *st)
 	r = lower_locals(&l, ws, st->n_kernels);
 	if (r)
 		goto out;
+	for (LLVMValueRef f = LLVMGetFirstFunction(st->mod); f;
+	     f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f) && is_fiber_runtime(f))
+			LLVMSetLinkage(f, LLVMInternalLinkage);
 	for (uint32_t i = 0; i < st->n_kernels; i++) {
 		st->kernels[i].info.static_local_size = ws[i].local_size;
 		if (!ws[i].fg)

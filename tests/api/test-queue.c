@@ -719,14 +719,24 @@ static void test_finish(void **state)
 					 0);
 			accel_fence_unref(prev);
 		}
-		assert_int_equal(accel_queue_read(q, buf, 0, 4096, back, 0,
-						  NULL, NULL),
-				 0);
-		/* OOO: the read may run before the launches; finish first. */
+		if (flags & ACCEL_QUEUE_OUT_OF_ORDER) {
+			struct accel_fence *all = NULL;
+
+			/* Out of order, the read must wait explicitly. */
+			assert_int_equal(accel_queue_marker(q, 0, NULL, &all),
+					 0);
+			assert_int_equal(accel_queue_read(q, buf, 0, 4096, back,
+							  1, &all, NULL),
+					 0);
+			accel_fence_unref(all);
+		} else {
+			assert_int_equal(accel_queue_read(q, buf, 0, 4096, back,
+							  0, NULL, NULL),
+					 0);
+		}
 		assert_int_equal(accel_queue_finish(q), 0);
-		if (!(flags & ACCEL_QUEUE_OUT_OF_ORDER))
-			for (i = 0; i < 1024; i++)
-				assert_int_equal(back[i], 50 * (flags + 1));
+		for (i = 0; i < 1024; i++)
+			assert_int_equal(back[i], 50 * (flags + 1));
 		assert_int_equal(accel_queue_finish(q), 0);
 		accel_queue_unref(q);
 		test_read(env, buf, 0, 4096, back);

@@ -66,9 +66,45 @@ for dir in $RW_DIRS; do
 		"rw$i" "$R$dir" || say "cannot mount $dir writable"
 done
 
+# Soft-RoCE on a dummy netdev, for the verbs tests; only where the host
+# has iproute2's rdma tool to set it up.  busybox's ip (no 9p) makes the
+# netdev.
+if [ "$RDMA" = 1 ]; then
+	rdma=
+	for d in /usr/bin /usr/sbin /bin /sbin; do
+		[ -x "$R$d/rdma" ] && rdma=$d/rdma && break
+	done
+	if [ -z "$rdma" ]; then
+		say "no rdma tool on the host: no soft-RoCE device"
+	elif ! { ip link add dummy0 type dummy && ip link set dummy0 up &&
+		 chroot "$R" "$rdma" link add rxe0 type rxe netdev dummy0; }; then
+		say "soft-RoCE (rxe0 on dummy0) setup failed"
+	fi
+fi
+
+# The time limit, kept here rather than around each command: a
+# watchdog from the initramfs costs no exec over 9p, and still saves the
+# kernel log when a test hangs.  QEMU started about when the guest's
+# clock did; MARGIN leaves time to save the log and power off before
+# vm-run.sh kills QEMU.
+read -r up _ </proc/uptime
+up=${up%.*}
+budget=$((TIMEOUT - MARGIN - up))
+[ "$budget" -gt 0 ] || budget=1
+(
+	sleep "$budget"
+	mark "watchdog: out of time after ${budget}s"
+	echo timeout >/xfer/timed-out
+	dmesg >/xfer/dmesg.txt
+	sync
+	poweroff -f
+) &
+watchdog=$!
+
 mark "root ready"
 chroot "$R" /usr/bin/env -i /bin/bash /run/vm-xfer/guest-run.sh ||
 	say "stage 2 failed: $?"
+kill "$watchdog" 2>/dev/null
 
 mark "stage 2 done"
 dmesg >/xfer/dmesg.txt

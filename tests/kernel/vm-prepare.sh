@@ -53,7 +53,7 @@ cache=$(cd "$cache" && pwd -P)
 
 # Answers "is the cache complete?" without touching anything.
 cache_ready() {
-	local FORMAT_FOUND= KVER= KERNEL= INITRD= MODROOT=
+	local FORMAT_FOUND='' KVER='' KERNEL='' INITRD='' MODROOT=''
 	[ -f "$cache/vm.env" ] || return 1
 	# shellcheck disable=SC1091
 	. "$cache/vm.env"
@@ -107,16 +107,17 @@ fi
 
 # Newest first.  The signed image is what Debian installs normally; the
 # -unsigned one is the same kernel and only a fallback.  Never -cloud-
-# (no DRM, no 9p) and never -dbg.
+# (no DRM, no 9p) and never -dbg.  Only the newest few: older point
+# releases vanish from the mirror, and without a network each attempt
+# costs apt's timeouts.
 candidates() {
-	apt-cache search --names-only '^linux-image-6\.12\.' 2>/dev/null |
-		awk '{print $1}' |
-		grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' |
-		sort -rV || true
-	apt-cache search --names-only '^linux-image-6\.12\.' 2>/dev/null |
-		awk '{print $1}' |
-		grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' |
-		sort -rV || true
+	local all
+	all=$(apt-cache search --names-only '^linux-image-6\.12\.' 2>/dev/null |
+		awk '{print $1}')
+	grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' <<<"$all" |
+		sort -rV | head -n 2 || true
+	grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' <<<"$all" |
+		sort -rV | head -n 1 || true
 }
 
 list=$(candidates)

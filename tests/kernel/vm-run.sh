@@ -92,7 +92,7 @@ fi
 [[ $timeout =~ ^[0-9]+$ ]] && [ "$timeout" -gt $((MARGIN + 5)) ] ||
 	die "--timeout must be a number of seconds above $((MARGIN + 5))"
 
-"$here/vm-prepare.sh" "$cache"
+bash "$here/vm-prepare.sh" "$cache"
 rc=$?
 [ $rc = 0 ] || exit $rc
 cache=$(cd "$cache" && pwd -P)
@@ -225,10 +225,17 @@ wait "$qemu_pid" 2>/dev/null
 qemu_rc=$?
 qemu_pid=
 elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
-# QEMU has closed the FIFOs: the readers end by themselves.
-for p in "${cat_pids[@]}"; do
-	wait "$p" 2>/dev/null
+# QEMU has closed the FIFOs, and the readers end once they have drained
+# them; but a QEMU that died before opening them leaves them waiting.
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	alive=0
+	for p in "${cat_pids[@]}"; do
+		kill -0 "$p" 2>/dev/null && alive=1
+	done
+	[ "$alive" = 0 ] && break
+	sleep 0.2
 done
+cleanup
 cat_pids=()
 
 # --- Verdict -----------------------------------------------------------------
@@ -245,6 +252,11 @@ kernel_tail() {
 verdict=
 if [ "$timed_out" = 1 ]; then
 	echo "$prog: timeout: no result after ${timeout}s" >&2
+	verdict=$EXIT_TIMEOUT
+elif [ -f "$xfer/timed-out" ]; then
+	n=$(wc -l 2>/dev/null <"$xfer/results" || echo 0)
+	echo "$prog: timeout: the guest ran out of time in command $((n + 1))" \
+		"(--timeout $timeout)" >&2
 	verdict=$EXIT_TIMEOUT
 elif [ ! -f "$xfer/done" ]; then
 	echo "$prog: the guest gave no result (panic or crash; QEMU exit $qemu_rc)" >&2
@@ -272,9 +284,7 @@ if [ -z "$verdict" ]; then
 		"$EXIT_SKIP") skipped=$((skipped + 1)) ;;
 		*) [ -n "$first_fail" ] || first_fail=$rc ;;
 		esac
-		if [ "$rc" = "$EXIT_TIMEOUT" ]; then
-			echo "$prog: command $n timed out in the guest" >&2
-		elif [ -n "$batch" ] && [ "$rc" != 0 ]; then
+		if [ -n "$batch" ] && [ "$rc" != 0 ]; then
 			echo "$prog: command $n exited with $rc" >&2
 		fi
 	done < <(cat "$xfer/results" 2>/dev/null)

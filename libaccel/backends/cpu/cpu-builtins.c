@@ -232,7 +232,8 @@ static void sgemm(void **args, const struct accel_wg_ctx *ctx)
 		.type_qualifiers = (qual_), .name = (name_),                    \
 		.type_name = (type_),                                           \
 	}
-#define PTR(addr, qual, name, type) ARG(BUFFER, sizeof(void *), addr, qual, name, type)
+#define PTR(addr, qual, name, type)                                            \
+	ARG(BUFFER, sizeof(void *), addr, qual, name, type)
 #define UINT(name) ARG(VALUE, sizeof(uint32_t), PRIVATE, 0, name, "uint")
 #define CONST ACCEL_KERNEL_ARG_TYPE_CONST
 
