@@ -335,7 +335,8 @@ out:
 		LLVMDisposeTargetMachine(tm);
 	if (st.mod)
 		LLVMDisposeModule(st.mod);
-	else if (mb)
+	/* LLVMParseBitcodeInContext2 does not take the buffer */
+	if (mb)
 		LLVMDisposeMemoryBuffer(mb);
 	LLVMContextDispose(st.ctx);
 	return r;

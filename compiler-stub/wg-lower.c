@@ -447,19 +447,6 @@ static LLVMValueRef lower_wi(struct lower *l, struct wrapper *w,
 	}
 }
 
-/* Where an instruction computing a use of a constant must go: before
- * the user, or at the end of the incoming block for a phi. */
-static void position_for_use(LLVMBuilderRef b, LLVMValueRef user,
-			     unsigned op)
-{
-	if (LLVMIsAPHINode(user))
-		LLVMPositionBuilderBefore(
-			b, LLVMGetBasicBlockTerminator(
-				   LLVMGetIncomingBlock(user, op)));
-	else
-		LLVMPositionBuilderBefore(b, user);
-}
-
 static size_t collect_users(LLVMValueRef v, LLVMValueRef **ret)
 {
 	size_t n = 0, cap = 0;
@@ -487,74 +474,6 @@ static size_t collect_users(LLVMValueRef v, LLVMValueRef **ret)
 	}
 	*ret = u;
 	return n;
-}
-
-/* Turn constant expressions using a __local global into instructions, so
- * that each function's uses can be rewritten on their own. */
-static int expand_constexpr_users(struct lower *l, LLVMValueRef v)
-{
-	LLVMValueRef *users;
-	size_t n = collect_users(v, &users);
-	int r = 0;
-
-	for (size_t i = 0; i < n && r == 0; i++) {
-		LLVMValueRef ce = users[i], *iu;
-		size_t ni;
-
-		if (!LLVMIsAConstantExpr(ce))
-			continue;
-		r = expand_constexpr_users(l, ce);
-		if (r)
-			break;
-		ni = collect_users(ce, &iu);
-		for (size_t j = 0; j < ni && r == 0; j++) {
-			LLVMValueRef user = iu[j];
-
-			if (!LLVMIsAInstruction(user))
-				continue;
-			for (int op = 0; op < LLVMGetNumOperands(user); op++) {
-				LLVMOpcode opc = LLVMGetConstOpcode(ce);
-				LLVMValueRef inst;
-
-				if (LLVMGetOperand(user, op) != ce)
-					continue;
-				position_for_use(l->b, user, op);
-				if (opc == LLVMGetElementPtr) {
-					int no = LLVMGetNumOperands(ce);
-					LLVMValueRef idx[16];
-
-					if (no - 1 > 16) {
-						r = -ENOTSUP;
-						break;
-					}
-					for (int k = 1; k < no; k++)
-						idx[k - 1] = LLVMGetOperand(ce, k);
-					inst = LLVMBuildGEP2(
-						l->b,
-						LLVMGetGEPSourceElementType(ce),
-						LLVMGetOperand(ce, 0), idx,
-						no - 1, "");
-					LLVMSetIsInBounds(inst,
-							  LLVMIsInBounds(ce));
-				} else if (opc == LLVMBitCast ||
-					   opc == LLVMAddrSpaceCast ||
-					   opc == LLVMPtrToInt ||
-					   opc == LLVMIntToPtr) {
-					inst = LLVMBuildCast(
-						l->b, opc,
-						LLVMGetOperand(ce, 0),
-						LLVMTypeOf(ce), "");
-				} else {
-					r = -ENOTSUP;
-					break;
-				}
-				LLVMSetOperand(user, op, inst);
-			}
-		}
-		free(iu);
-	}
-	free(users);
-	return r;
 }
 
 static uint64_t align_up(uint64_t v, uint64_t a)
@@ -596,53 +515,104 @@ static LLVMValueRef local_ptr(struct lower *l, struct wrapper *w,
 	return p;
 }
 
+/*
+ * The value standing for @p c (the __local global @p g, or a constant
+ * expression over it) inside wrapper @p w: built in the entry block from
+ * the wrapper's local_mem, so it dominates every use. Building from a
+ * non-constant base keeps the IR builder from folding it back.
+ */
+static LLVMValueRef materialize(struct lower *l, struct wrapper *w,
+				LLVMValueRef g, LLVMValueRef c)
+{
+	LLVMValueRef base, v;
+	LLVMOpcode opc;
+
+	if (c == g)
+		return local_ptr(l, w, g);
+	if (!LLVMIsAConstantExpr(c))
+		return NULL;
+	opc = LLVMGetConstOpcode(c);
+	base = materialize(l, w, g, LLVMGetOperand(c, 0));
+	if (!base)
+		return NULL;
+	LLVMPositionBuilderBefore(l->b, LLVMGetNextInstruction(base));
+	if (opc == LLVMGetElementPtr) {
+		int no = LLVMGetNumOperands(c);
+		LLVMValueRef idx[16];
+
+		if (no - 1 > 16)
+			return NULL;
+		for (int k = 1; k < no; k++)
+			idx[k - 1] = LLVMGetOperand(c, k);
+		v = LLVMBuildGEP2(l->b, LLVMGetGEPSourceElementType(c), base,
+				  idx, no - 1, "");
+		LLVMSetIsInBounds(v, LLVMIsInBounds(c));
+		return v;
+	}
+	if (opc == LLVMBitCast || opc == LLVMAddrSpaceCast ||
+	    opc == LLVMPtrToInt)
+		return LLVMBuildCast(l->b, opc, base, LLVMTypeOf(c), "");
+	return NULL;
+}
+
+/* Rewrites every instruction using @p c (directly or through constant
+ * expressions) to use its wrapper's copy in local memory. */
+static int rewrite_users(struct lower *l, struct wrapper *ws, uint32_t nw,
+			 LLVMValueRef g, LLVMValueRef c)
+{
+	LLVMValueRef *users;
+	size_t n = collect_users(c, &users);
+	int r = 0;
+
+	for (size_t i = 0; i < n && r == 0; i++) {
+		LLVMValueRef u = users[i], fn, v;
+		uint32_t k;
+
+		if (LLVMIsAConstantExpr(u)) {
+			r = rewrite_users(l, ws, nw, g, u);
+			continue;
+		}
+		if (!LLVMIsAInstruction(u))
+			continue;
+		fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(u));
+		for (k = 0; k < nw && ws[k].fn != fn; k++)
+			;
+		if (k == nw) {
+			strbuf_printf(l->st->log, "error: __local variable "
+				      "used outside a kernel\n");
+			r = -ENOEXEC;
+			break;
+		}
+		v = materialize(l, &ws[k], g, c);
+		if (!v) {
+			strbuf_printf(l->st->log, "error: unsupported use of "
+				      "a __local variable\n");
+			r = -ENOEXEC;
+			break;
+		}
+		for (int op = 0; op < LLVMGetNumOperands(u); op++)
+			if (LLVMGetOperand(u, op) == c)
+				LLVMSetOperand(u, op, v);
+	}
+	free(users);
+	return r;
+}
+
 static int lower_locals(struct lower *l, struct wrapper *ws, uint32_t nw)
 {
 	for (LLVMValueRef g = LLVMGetFirstGlobal(l->st->mod), next; g;
 	     g = next) {
-		LLVMValueRef *users;
-		size_t n;
 		int r;
 
 		next = LLVMGetNextGlobal(g);
 		if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 3)
 			continue;
-		r = expand_constexpr_users(l, g);
-		if (r) {
-			strbuf_printf(l->st->log, "error: unsupported use of "
-				      "a __local variable\n");
+		r = rewrite_users(l, ws, nw, g, g);
+		if (r)
 			return r;
-		}
-		n = collect_users(g, &users);
-		for (size_t i = 0; i < n; i++) {
-			LLVMValueRef u = users[i], fn, p;
-			uint32_t k;
-
-			if (!LLVMIsAInstruction(u))
-				continue;
-			fn = LLVMGetBasicBlockParent(
-				LLVMGetInstructionParent(u));
-			for (k = 0; k < nw && ws[k].fn != fn; k++)
-				;
-			if (k == nw) {
-				strbuf_printf(l->st->log, "error: __local "
-					      "variable used outside a "
-					      "kernel\n");
-				free(users);
-				return -ENOEXEC;
-			}
-			p = local_ptr(l, &ws[k], g);
-			if (!p) {
-				free(users);
-				return -ENOMEM;
-			}
-			for (int op = 0; op < LLVMGetNumOperands(u); op++)
-				if (LLVMGetOperand(u, op) == g)
-					LLVMSetOperand(u, op, p);
-		}
-		free(users);
-		if (!LLVMGetFirstUse(g) ||
-		    LLVMIsAConstantExpr(LLVMGetUser(LLVMGetFirstUse(g))))
+		/* dead constant expressions may still name it: globaldce
+		 * drops those together with the global */
+		if (!LLVMGetFirstUse(g))
 			LLVMDeleteGlobal(g);
 	}
 	return 0;

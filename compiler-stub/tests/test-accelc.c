@@ -539,6 +539,40 @@ static void test_integer_convert(void **state)
 	unbuild(&p);
 }
 
+/* kernels calling kernels, shared helpers, a constant-index __local use */
+static void test_multi_kernel(void **state)
+{
+	static const char src[] =
+		"float twice(float x) { return x * 2.0f; }\n"
+		"kernel void a(global float *p)\n"
+		"{ local float t[16]; local int c[4];\n"
+		"  t[get_local_id(0)] = p[get_global_id(0)]; c[1] = 1;\n"
+		"  p[get_global_id(0)] = twice(t[get_local_id(0)]) * c[1]; }\n"
+		"kernel void b(global float *p) { a(p); p[get_global_id(0)] += 1; }\n";
+	const struct accelc_kernel_info *ka, *kb;
+	float v[32], *vp = v;
+	void *args[1] = { &vp };
+	struct prog p;
+	accel_wg_fn fa, fb;
+
+	(void)state;
+	build(&p, src, NULL);
+	assert_int_equal(accelc_result_get_kernel_count(p.res), 2);
+	fa = get_fn(&p, "a", &ka);
+	fb = get_fn(&p, "b", &kb);
+	assert_int_equal(ka->static_local_size, 64 + 16);
+	assert_int_equal(kb->static_local_size, 64 + 16);
+	for (int i = 0; i < 32; i++)
+		v[i] = (float)i;
+	run(fa, ka, args, 1, (uint64_t[3]){ 32 }, (uint64_t[3]){ 16 }, NULL, 0,
+	    NULL);
+	run(fb, kb, args, 1, (uint64_t[3]){ 32 }, (uint64_t[3]){ 16 }, NULL, 0,
+	    NULL);
+	for (int i = 0; i < 32; i++)
+		assert_true(v[i] == (float)i * 4 + 1);
+	unbuild(&p);
+}
+
 static void test_bad_source(void **state)
 {
 	static const char src[] = "kernel void broken(global int *p) { p[0] = ; }\n";
@@ -633,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_math),
 		cmocka_unit_test(test_atomics),
 		cmocka_unit_test(test_integer_convert),
+		cmocka_unit_test(test_multi_kernel),
 		cmocka_unit_test(test_bad_source),
 		cmocka_unit_test(test_options),
 	};

@@ -173,7 +173,11 @@ rm -f "$cache/vm.env"
 tree="$cache/root-$kver"
 rm -rf "$tree"
 note "unpacking $(basename "$deb")"
-dpkg -x "$deb" "$tree" || die "dpkg -x $deb failed"
+if ! dpkg -x "$deb" "$tree"; then
+	# Perhaps a download cut short: fetch it anew next time.
+	rm -f "$deb"
+	die "dpkg -x $deb failed"
+fi
 
 # Some packagings put modules under /usr/lib; modprobe -d wants /lib.
 if [ ! -d "$tree/lib/modules/$kver" ] && [ -d "$tree/usr/lib/modules/$kver" ]; then
@@ -330,9 +334,9 @@ for old in "$cache"/root-* "$cache"/vmlinux-* "$cache"/initramfs-*; do
 	*) [ -e "$old" ] && rm -rf "$old" ;;
 	esac
 done
-for old in "$dl"/*.deb; do
-	[ "$old" = "$deb" ] || rm -f "$old"
-done
+# The unpacked tree is all that is used from now on (100 MB saved); a
+# rebuild downloads again, in seconds.
+rm -rf "$dl"
 
 note "ready: $kver ($(basename "$kernel"), $(du -h "$initrd" | cut -f1) initramfs)"
 exit 0
