@@ -86,7 +86,7 @@ struct accel_device {
 	char *strings[ACCEL_DEVICE_STRING_COUNT];
 };
 
-/* Free a device owned by a context (context teardown only). */
+/* Free a device: at context teardown, or one never added to a context. */
 void accel_device_destroy(struct accel_device *dev);
 
 /* ---- buffer (buffer.c) ---- */

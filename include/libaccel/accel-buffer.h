@@ -54,8 +54,13 @@ struct accel_buffer;
  * @param flags ACCEL_BUFFER_* (READ_ONLY and WRITE_ONLY exclude each other,
  *        as do the three HOST_* flags)
  * @param[out] ret the buffer, one reference; it holds a device reference
+ * On the CPU device a buffer normally costs one file descriptor (its
+ * memfd). When the process is out of descriptors the buffer is made from
+ * anonymous memory instead, which works the same but can never be exported.
+ *
  * @return 0, -EINVAL (NULL argument, size 0, bad flags), -E2BIG (size above
- *         ACCEL_DEVICE_U64_MAX_ALLOC_SIZE), -ENOMEM, -EMFILE (out of fds)
+ *         ACCEL_DEVICE_U64_MAX_ALLOC_SIZE), -ENOMEM, -EMFILE (out of fds, on
+ *         devices that need one per buffer)
  */
 int accel_buffer_new(struct accel_device *dev, uint64_t size, uint32_t flags,
 		     struct accel_buffer **ret);

@@ -252,7 +252,7 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 	case ACCEL_CMD_LAUNCH:
 		if (cmd->u.launch.kernel_flags & ACCEL_KERNEL_HAS_BARRIERS) {
 			/* Needs fibers, which this device does not have yet. */
-			log_err(queue->dev->ctx,
+			log_dbg(queue->dev->ctx,
 				"kernels with barriers are not supported yet\n");
 			return -EOPNOTSUPP;
 		}
