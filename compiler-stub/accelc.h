@@ -27,6 +27,12 @@
 extern "C" {
 #endif
 
+/*
+ * The API is exported from the compiler module that libaccel dlopen()s
+ * (accel-compiler.so); everything else in it stays hidden.
+ */
+#define ACCELC_API __attribute__((visibility("default")))
+
 /** Argument kinds, equal to enum accel_kernel_arg_kind. */
 enum accelc_arg_kind {
 	ACCELC_ARG_BUFFER = 1,
@@ -144,43 +150,43 @@ struct accelc_result;
  *         -ENOMEM; -EIO (LLVM or the linker failed unexpectedly);
  *         another negative errno from the system
  */
-int accelc_compile(const struct accelc_options *opts, const char *source,
+ACCELC_API int accelc_compile(const struct accelc_options *opts, const char *source,
 		   size_t len, struct accelc_result **ret);
 
 /** Free a result and delete its files. Accepts NULL; returns NULL. */
-struct accelc_result *accelc_result_free(struct accelc_result *res);
+ACCELC_API struct accelc_result *accelc_result_free(struct accelc_result *res);
 
 /** @return the build log (NUL-terminated, possibly empty, never NULL) */
-const char *accelc_result_get_log(const struct accelc_result *res);
+ACCELC_API const char *accelc_result_get_log(const struct accelc_result *res);
 
 /**
  * @return path of the shared object (lives until accelc_result_free(),
  *         which deletes it), NULL if the build failed
  */
-const char *accelc_result_get_path(const struct accelc_result *res);
+ACCELC_API const char *accelc_result_get_path(const struct accelc_result *res);
 
 /**
  * The shared object's bytes (only with ACCELC_FLAG_KEEP_BINARY).
  * @return 0, -ENOENT (not kept or no binary)
  */
-int accelc_result_get_binary(const struct accelc_result *res,
+ACCELC_API int accelc_result_get_binary(const struct accelc_result *res,
 			     const void **data, size_t *size);
 
 /** @return optimised IR text (ACCELC_FLAG_KEEP_IR), else NULL */
-const char *accelc_result_get_ir(const struct accelc_result *res);
+ACCELC_API const char *accelc_result_get_ir(const struct accelc_result *res);
 
 /** @return assembly text (ACCELC_FLAG_KEEP_ASM), else NULL */
-const char *accelc_result_get_asm(const struct accelc_result *res);
+ACCELC_API const char *accelc_result_get_asm(const struct accelc_result *res);
 
 /** @return the number of kernels (0 when the build failed) */
-uint32_t accelc_result_get_kernel_count(const struct accelc_result *res);
+ACCELC_API uint32_t accelc_result_get_kernel_count(const struct accelc_result *res);
 
 /** @return kernel @p index, NULL if out of range; lives with @p res */
-const struct accelc_kernel_info *
+ACCELC_API const struct accelc_kernel_info *
 accelc_result_get_kernel(const struct accelc_result *res, uint32_t index);
 
 /** @return the kernel called @p name, NULL if none */
-const struct accelc_kernel_info *
+ACCELC_API const struct accelc_kernel_info *
 accelc_result_find_kernel(const struct accelc_result *res, const char *name);
 
 /**
@@ -188,7 +194,7 @@ accelc_result_find_kernel(const struct accelc_result *res, const char *name);
  * name none (what a cache key must include). Caller frees both with free().
  * @return 0 or -ENOMEM
  */
-int accelc_host_cpu(char **name, char **features);
+ACCELC_API int accelc_host_cpu(char **name, char **features);
 
 #ifdef __cplusplus
 }

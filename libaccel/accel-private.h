@@ -52,6 +52,8 @@ struct accel_context {
 	void *user_data;
 
 	pthread_mutex_t enum_lock; /* serialises the one-time enumeration */
+	struct accel_poller *poller; /* sync_file poll thread, made on demand */
+	struct accel_compiler *compiler; /* loaded on the first source build */
 	atomic_bool enumerated;
 	struct accel_device **devices;
 	size_t n_devices;
@@ -109,11 +111,20 @@ struct accel_buffer {
 	/* Host address of byte 0 (sub-buffers: parent's + offset), or NULL. */
 	void *host_ptr;
 	int memfd;                    /* -1 if not memfd-backed */
+	/*
+	 * Root buffers: the dma-buf this buffer is (imported, heap) or was
+	 * exported as; owned, -1 if none. Guarded by lock once published.
+	 */
+	int dmabuf_fd;
+	bool imported;                /* dmabuf_fd came from the caller */
+	/* The host mapping is read-only: refuse commands that write. */
+	bool readonly_mapping;
 	bool user_ptr;
+	char name[32];                /* DMA_BUF_SET_NAME, root buffers */
 	void *backend_data;
 	_Atomic(void *) user_data;
 
-	pthread_mutex_t lock;         /* guards maps */
+	pthread_mutex_t lock;         /* guards maps, dmabuf_fd, name */
 	struct accel_buffer_map_rec *maps;
 };
 
@@ -121,6 +132,9 @@ static inline struct accel_buffer *accel_buffer_root(struct accel_buffer *buf)
 {
 	return buf->parent ? buf->parent : buf;
 }
+
+/* The root buffer's dma-buf fd or -1 (read under its lock). */
+int accel_buffer_dmabuf_fd(struct accel_buffer *root);
 
 /* ---- fence (fence.c) ---- */
 
@@ -190,7 +204,22 @@ struct accel_program {
 	struct accel_device *dev; /* reference */
 	uint32_t n_kernels;
 	struct accel_kernel_def *kernels;
+	void *dl_handle;          /* compiled programs: their shared object */
 };
+
+/* Validate and deep-copy kernel descriptions into a new program. */
+int accel_program_create(struct accel_device *dev,
+			 const struct accel_native_kernel_desc *descs,
+			 uint32_t n, struct accel_program **ret);
+
+/* compiler.c */
+struct accel_compiler;
+bool accel_compiler_available(void);
+void accel_compiler_destroy(struct accel_compiler *c);
+/* Build OpenCL C; *ret_log (may be NULL) as for accel_program_new_source. */
+int accel_compile_program(struct accel_device *dev, const char *source,
+			  size_t length, const char *options, char **ret_log,
+			  struct accel_program **ret);
 
 /* One argument's value as set on a kernel. */
 struct accel_kernel_arg {
@@ -316,6 +345,13 @@ struct accel_cmd {
 /* queue.c: common checks of a submission (queue and wait list). */
 int accel_queue_check_wait(struct accel_queue *queue, uint32_t n_wait,
 			   struct accel_fence *const *wait);
+
+/* fence-poller.c: sync_file fds watched by one thread per context. */
+/* Import a sync_file: takes ownership of @fd in every case. */
+int accel_fence_from_sync_file(struct accel_context *ctx, int fd,
+			       struct accel_fence **ret);
+/* Stop the thread (context teardown). */
+void accel_poller_destroy(struct accel_poller *poller);
 
 /* cmd.c: command life cycle */
 struct accel_cmd *accel_cmd_alloc(struct accel_queue *queue,

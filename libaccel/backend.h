@@ -15,6 +15,7 @@
 #define LIBACCEL_BACKEND_H
 
 #include "accel-private.h"
+#include "platform/platform.h"
 
 struct accel_backend_ops {
 	/* Short name, e.g. "cpu"; shown as ACCEL_DEVICE_STRING_BACKEND. */
@@ -28,6 +29,15 @@ struct accel_backend_ops {
 	 * this backend's devices).
 	 */
 	int (*enumerate_builtin)(struct accel_context *ctx);
+
+	/*
+	 * Claim a device found by discovery: create it with
+	 * accel_device_alloc() and add it with accel_context_add_device().
+	 * Returns 1 if claimed, 0 if not this backend's, or a negative errno
+	 * (the device is then skipped with a log message). Optional.
+	 */
+	int (*probe)(struct accel_context *ctx,
+		     const struct accel_udev_info *info);
 
 	/* Release dev->backend_data. Called when the context is freed. */
 	void (*device_fini)(struct accel_device *dev);
@@ -60,6 +70,24 @@ struct accel_backend_ops {
 			    uint64_t size, uint32_t flags);
 
 	/*
+	 * Export [offset, offset+size) of a root buffer as a new dma-buf fd
+	 * (O_CLOEXEC|O_RDWR, owned by the caller). The core calls it for
+	 * buffers that have no dma-buf yet (dmabuf_fd < 0) and for
+	 * sub-ranges; naming and bookkeeping are the core's. Optional:
+	 * NULL means -EOPNOTSUPP.
+	 */
+	int (*buffer_export_dmabuf)(struct accel_buffer *buf, uint64_t offset,
+				    uint64_t size, int *ret_fd);
+
+	/*
+	 * Make an imported dma-buf usable: buf->dmabuf_fd (owned by the
+	 * core), size and flags are set. Sets host_ptr (e.g. mmap) and
+	 * readonly_mapping as appropriate. buffer_free undoes it (but does
+	 * not close dmabuf_fd). Optional: NULL means -EOPNOTSUPP.
+	 */
+	int (*buffer_import_dmabuf)(struct accel_buffer *buf);
+
+	/*
 	 * Built-in kernels of a device: a static table that lives as long as
 	 * the backend. Optional.
 	 */
@@ -82,8 +110,9 @@ struct accel_backend_ops {
 	int (*execute)(struct accel_queue *queue, struct accel_cmd *cmd);
 };
 
-/* The static table of backends, in probe order. */
+/* The static table of backends, in probe order (context.c). */
 extern const struct accel_backend_ops accel_cpu_backend;
+extern const struct accel_backend_ops accel_drm_backend;
 
 /* Append a device to a context during enumeration (takes ownership). */
 int accel_context_add_device(struct accel_context *ctx,

@@ -3,6 +3,7 @@
  * Buffers: validation, sub-buffers and host-map bookkeeping. The storage
  * itself is the backend's.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,33 @@ static bool flags_valid(uint32_t flags)
 		return false;
 	/* At most one host access flag. */
 	return __builtin_popcount(flags & HOST_ACCESS) <= 1;
+}
+
+/* The root buffer's dma-buf fd, or -1 (it is published once, under lock). */
+int accel_buffer_dmabuf_fd(struct accel_buffer *root)
+{
+	int fd;
+
+	pthread_mutex_lock(&root->lock);
+	fd = root->dmabuf_fd;
+	pthread_mutex_unlock(&root->lock);
+	return fd;
+}
+
+/*
+ * Bracket host access to a dma-buf backed buffer with DMA_BUF_IOCTL_SYNC,
+ * so caches are kept coherent with other devices (a no-op otherwise).
+ */
+static int buffer_cpu_access(struct accel_buffer *root, bool start,
+			     uint32_t map_flags)
+{
+	int fd = accel_buffer_dmabuf_fd(root);
+
+	if (fd < 0)
+		return 0;
+	return accel_dmabuf_sync(fd, start, map_flags & ACCEL_MAP_READ,
+				 map_flags & (ACCEL_MAP_WRITE |
+					      ACCEL_MAP_WRITE_INVALIDATE));
 }
 
 static int buffer_create(struct accel_device *dev, uint64_t size,
@@ -42,6 +70,7 @@ static int buffer_create(struct accel_device *dev, uint64_t size,
 	buf->size = size;
 	buf->flags = flags;
 	buf->memfd = -1;
+	buf->dmabuf_fd = -1;
 	buf->dev = dev;
 	*ret = buf;
 	return 0;
@@ -83,7 +112,7 @@ ACCEL_EXPORT int accel_buffer_new_user_ptr(struct accel_device *dev, void *ptr,
 	struct accel_buffer *buf;
 	int r;
 
-	if (!ptr || !ret)
+	if (!ptr || !ret || (flags & ACCEL_BUFFER_DMA_HEAP))
 		return -EINVAL;
 	r = buffer_create(dev, size, flags, &buf);
 	if (r < 0)
@@ -133,7 +162,8 @@ ACCEL_EXPORT int accel_buffer_new_sub(struct accel_buffer *parent,
 	uint64_t align;
 	int r;
 
-	if (!parent || !ret || size == 0 || parent->parent || !flags_valid(flags))
+	if (!parent || !ret || size == 0 || parent->parent ||
+	    !flags_valid(flags) || (flags & ACCEL_BUFFER_DMA_HEAP))
 		return -EINVAL;
 	/* Unspecified access inherits the parent's. */
 	if (!(flags & DEVICE_ACCESS))
@@ -186,12 +216,16 @@ ACCEL_EXPORT struct accel_buffer *accel_buffer_unref(struct accel_buffer *buf)
 		if (dev->ops->buffer_unmap)
 			dev->ops->buffer_unmap(accel_buffer_root(buf), m->ptr,
 					       m->offset, m->size, m->flags);
+		buffer_cpu_access(accel_buffer_root(buf), false, m->flags);
 		free(m);
 	}
-	if (buf->parent)
+	if (buf->parent) {
 		accel_buffer_unref(buf->parent);
-	else
+	} else {
 		dev->ops->buffer_free(buf);
+		if (buf->dmabuf_fd >= 0)
+			close(buf->dmabuf_fd);
+	}
 	buffer_discard(buf);
 	accel_device_unref(dev);
 	return NULL;
@@ -237,7 +271,9 @@ ACCEL_EXPORT int accel_buffer_map(struct accel_buffer *buf, uint64_t offset,
 	if (offset > buf->size || size > buf->size - offset)
 		return -ERANGE;
 	host = buf->flags & HOST_ACCESS;
-	if (host == ACCEL_BUFFER_HOST_NO_ACCESS ||
+	if ((accel_buffer_root(buf)->readonly_mapping &&
+	     (flags & ~ACCEL_MAP_READ)) ||
+	    host == ACCEL_BUFFER_HOST_NO_ACCESS ||
 	    (host == ACCEL_BUFFER_HOST_READ_ONLY && (flags & ~ACCEL_MAP_READ)) ||
 	    (host == ACCEL_BUFFER_HOST_WRITE_ONLY && (flags & ACCEL_MAP_READ)))
 		return -EACCES;
@@ -250,16 +286,23 @@ ACCEL_EXPORT int accel_buffer_map(struct accel_buffer *buf, uint64_t offset,
 	rec->size = size;
 	rec->flags = flags;
 
+	r = buffer_cpu_access(root, true, flags);
+	if (r < 0) {
+		free(rec);
+		return r;
+	}
 	if (buf->dev->ops->buffer_map) {
 		r = buf->dev->ops->buffer_map(root, rec->offset, size, flags,
 					      &ptr);
 		if (r < 0) {
+			buffer_cpu_access(root, false, flags);
 			free(rec);
 			return r;
 		}
 	} else if (root->host_ptr) {
 		ptr = (uint8_t *)root->host_ptr + rec->offset;
 	} else {
+		buffer_cpu_access(root, false, flags);
 		free(rec);
 		return -EOPNOTSUPP;
 	}
@@ -277,7 +320,7 @@ ACCEL_EXPORT int accel_buffer_map(struct accel_buffer *buf, uint64_t offset,
 ACCEL_EXPORT int accel_buffer_unmap(struct accel_buffer *buf, void *ptr)
 {
 	struct accel_buffer_map_rec **p, *rec = NULL;
-	int r = 0;
+	int r = 0, r2;
 
 	if (!buf || !ptr)
 		return -EINVAL;
@@ -298,8 +341,156 @@ ACCEL_EXPORT int accel_buffer_unmap(struct accel_buffer *buf, void *ptr)
 		r = buf->dev->ops->buffer_unmap(accel_buffer_root(buf), ptr,
 						rec->offset, rec->size,
 						rec->flags);
+	r2 = buffer_cpu_access(accel_buffer_root(buf), false, rec->flags);
 	free(rec);
-	return r;
+	return r < 0 ? r : r2;
+}
+
+static void apply_name(struct accel_buffer *root, int fd)
+{
+	int r = accel_dmabuf_set_name(fd, root->name[0] ? root->name :
+							  "libaccel");
+
+	/* Only a debugging aid: never fail an export over it. */
+	if (r < 0)
+		log_dbg(root->dev->ctx, "DMA_BUF_SET_NAME failed: %s\n",
+			strerror(-r));
+}
+
+ACCEL_EXPORT int accel_buffer_export_dmabuf(struct accel_buffer *buf,
+					    uint32_t flags, int *ret_fd)
+{
+	struct accel_buffer *root;
+	const struct accel_backend_ops *ops;
+	int fd, r = 0;
+
+	if (!buf || !ret_fd || flags)
+		return -EINVAL;
+	root = accel_buffer_root(buf);
+	ops = buf->dev->ops;
+
+	if (buf->parent && !root->imported) {
+		/* A range: a dma-buf of its own, not kept. */
+		if (!ops->buffer_export_dmabuf)
+			return -EOPNOTSUPP;
+		r = ops->buffer_export_dmabuf(root, buf->offset, buf->size, &fd);
+		if (r < 0)
+			return r;
+		apply_name(root, fd);
+		*ret_fd = fd;
+		return 0;
+	}
+	if (buf->parent)
+		return -EOPNOTSUPP; /* a range of a foreign dma-buf */
+
+	pthread_mutex_lock(&root->lock);
+	if (root->dmabuf_fd < 0) {
+		if (!ops->buffer_export_dmabuf) {
+			r = -EOPNOTSUPP;
+		} else {
+			r = ops->buffer_export_dmabuf(root, 0, root->size, &fd);
+			if (r == 0) {
+				apply_name(root, fd);
+				root->dmabuf_fd = fd;
+			}
+		}
+	}
+	if (r == 0) {
+		fd = fcntl(root->dmabuf_fd, F_DUPFD_CLOEXEC, 3);
+		r = fd < 0 ? -errno : 0;
+	}
+	pthread_mutex_unlock(&root->lock);
+	if (r < 0) {
+		log_dbg(buf->dev->ctx, "dma-buf export failed: %s\n",
+			strerror(-r));
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+ACCEL_EXPORT int accel_buffer_import_dmabuf(struct accel_device *dev, int fd,
+					    uint32_t flags,
+					    struct accel_buffer **ret)
+{
+	struct accel_buffer *buf;
+	uint64_t size;
+	int own, fl, r;
+
+	if (!dev || !ret || (flags & ACCEL_BUFFER_DMA_HEAP) ||
+	    !flags_valid(flags))
+		return -EINVAL;
+	r = accel_dmabuf_check(fd);
+	if (r < 0)
+		return r;
+	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_DMABUF_IMPORT) ||
+	    !dev->ops->buffer_import_dmabuf)
+		return -EOPNOTSUPP;
+
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		return -errno;
+	if ((fl & O_ACCMODE) == O_RDONLY) {
+		/* A read-only dma-buf: nobody may write through us. */
+		if (flags & (ACCEL_BUFFER_WRITE_ONLY |
+			     ACCEL_BUFFER_HOST_WRITE_ONLY))
+			return -EACCES;
+		flags |= ACCEL_BUFFER_READ_ONLY;
+		if (!(flags & HOST_ACCESS))
+			flags |= ACCEL_BUFFER_HOST_READ_ONLY;
+	}
+	r = accel_dmabuf_get_size(fd, &size);
+	if (r < 0)
+		return r;
+	if (size == 0)
+		return -EINVAL;
+
+	own = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (own < 0)
+		return -errno;
+	/* Bypass the allocation limit: the memory exists already. */
+	r = buffer_create(dev, 1, flags, &buf);
+	if (r < 0) {
+		close(own);
+		return r;
+	}
+	buf->size = size;
+	buf->dmabuf_fd = own;
+	buf->imported = true;
+	r = dev->ops->buffer_import_dmabuf(buf);
+	if (r < 0) {
+		log_dbg(dev->ctx, "dma-buf import failed: %s\n", strerror(-r));
+		close(own);
+		buffer_discard(buf);
+		return r;
+	}
+	accel_device_ref(dev);
+	*ret = buf;
+	return 0;
+}
+
+ACCEL_EXPORT int accel_buffer_set_name(struct accel_buffer *buf,
+				       const char *name)
+{
+	size_t i, len;
+	int fd;
+
+	if (!buf || !name || buf->parent)
+		return -EINVAL;
+	len = strlen(name);
+	if (len >= sizeof(buf->name))
+		return -ENAMETOOLONG;
+	for (i = 0; i < len; i++)
+		if (name[i] < 0x20 || name[i] > 0x7e)
+			return -EINVAL;
+
+	pthread_mutex_lock(&buf->lock);
+	memcpy(buf->name, name, len + 1);
+	fd = buf->dmabuf_fd;
+	if (fd >= 0)
+		apply_name(buf, fd);
+	pthread_mutex_unlock(&buf->lock);
+	return 0;
 }
 
 ACCEL_EXPORT int accel_buffer_set_user_data(struct accel_buffer *buf,

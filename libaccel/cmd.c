@@ -190,23 +190,117 @@ static void dep_fired(struct accel_fence_waiter *w, int status)
 	dep_done((struct accel_cmd_dep *)w, status);
 }
 
+/* The buffers a command touches, and whether it writes them. */
+static uint32_t cmd_buffers(struct accel_cmd *cmd, struct accel_buffer ***ret,
+			    struct accel_buffer *pair[2], bool *write)
+{
+	switch (cmd->type) {
+	case ACCEL_CMD_LAUNCH:
+		*ret = cmd->u.launch.buffers;
+		return cmd->u.launch.n_buffers;
+	case ACCEL_CMD_WRITE:
+	case ACCEL_CMD_READ:
+		pair[0] = cmd->u.rw.buf;
+		write[0] = cmd->type == ACCEL_CMD_WRITE;
+		break;
+	case ACCEL_CMD_COPY:
+		pair[0] = cmd->u.copy.src;
+		pair[1] = cmd->u.copy.dst;
+		write[0] = false;
+		write[1] = true;
+		*ret = pair;
+		return 2;
+	case ACCEL_CMD_FILL:
+		pair[0] = cmd->u.fill.buf;
+		write[0] = true;
+		break;
+	case ACCEL_CMD_MARKER:
+		return 0;
+	}
+	*ret = pair;
+	return 1;
+}
+
+/*
+ * Implicit synchronisation: before touching a dma-buf, wait for the
+ * fences other devices attached to it (readers wait for writers, writers
+ * for everyone), as the kernel's reservation object says at submission.
+ * Appends the pending ones to @fences (one slot per buffer available).
+ */
+static int cmd_implicit_fences(struct accel_cmd *cmd,
+			       struct accel_fence ***ret, uint32_t *n_ret)
+{
+	struct accel_buffer *pair[2], **bufs = NULL;
+	struct accel_fence **fences = NULL, *f;
+	bool write[2] = { false, false };
+	uint32_t n, i, count = 0;
+	int r = 0;
+
+	n = cmd_buffers(cmd, &bufs, pair, write);
+	for (i = 0; i < n; i++) {
+		struct accel_buffer *root = accel_buffer_root(bufs[i]);
+		bool w = cmd->type == ACCEL_CMD_LAUNCH ?
+				 !(bufs[i]->flags & ACCEL_BUFFER_READ_ONLY) :
+				 write[i];
+		int fd = accel_buffer_dmabuf_fd(root), sync_fd;
+
+		if (fd < 0)
+			continue;
+		r = accel_dmabuf_export_sync_file(fd, w, &sync_fd);
+		if (r < 0)
+			break;
+		r = accel_fence_from_sync_file(cmd->queue->dev->ctx, sync_fd,
+					       &f);
+		if (r < 0)
+			break;
+		if (accel_fence_get_status(f) == 1) {
+			accel_fence_unref(f);
+			continue;
+		}
+		if (!fences) {
+			fences = calloc(n, sizeof(*fences));
+			if (!fences) {
+				accel_fence_unref(f);
+				r = -ENOMEM;
+				break;
+			}
+		}
+		fences[count++] = f;
+	}
+	if (r < 0) {
+		log_dbg(cmd->queue->dev->ctx, "implicit sync failed: %s\n",
+			strerror(-r));
+		while (count)
+			accel_fence_unref(fences[--count]);
+		free(fences);
+		return r;
+	}
+	*ret = fences;
+	*n_ret = count;
+	return 0;
+}
+
 int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 		     struct accel_fence *const *wait,
 		     struct accel_fence **ret_fence)
 {
 	struct accel_queue *queue = cmd->queue;
+	struct accel_fence **implicit = NULL;
 	struct accel_cmd *c;
-	uint32_t n_implicit = 0, i;
+	uint32_t n_implicit = 0, n_sync = 0, n_total, i;
 	bool all = false;
 	int r;
 
-	r = accel_fence_create(queue->dev->ctx, false,
-			       queue->flags & ACCEL_QUEUE_PROFILING,
-			       &cmd->fence);
+	r = cmd_implicit_fences(cmd, &implicit, &n_sync);
 	if (r < 0) {
 		accel_cmd_discard(cmd);
 		return r;
 	}
+	r = accel_fence_create(queue->dev->ctx, false,
+			       queue->flags & ACCEL_QUEUE_PROFILING,
+			       &cmd->fence);
+	if (r < 0)
+		goto fail;
 	accel_fence_set_time(cmd->fence, ACCEL_FENCE_TIME_QUEUED);
 
 	pthread_mutex_lock(&queue->lock);
@@ -218,26 +312,34 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 		for (c = queue->head; c; c = c->next)
 			n_implicit++;
 	}
-	if (n_wait + n_implicit > ARRAY_SIZE(cmd->inline_deps)) {
-		cmd->deps = calloc(n_wait + n_implicit, sizeof(*cmd->deps));
+	n_total = n_wait + n_sync + n_implicit;
+	if (n_total > ARRAY_SIZE(cmd->inline_deps)) {
+		cmd->deps = calloc(n_total, sizeof(*cmd->deps));
 		if (!cmd->deps) {
 			pthread_mutex_unlock(&queue->lock);
 			cmd->deps = cmd->inline_deps;
-			accel_cmd_discard(cmd);
-			return -ENOMEM;
+			r = -ENOMEM;
+			goto fail;
 		}
 	}
 	for (i = 0; i < n_wait; i++) {
 		cmd->deps[i].fence = accel_fence_ref(wait[i]);
 		cmd->deps[i].propagate_error = true;
 	}
+	/* The implicit-sync fences' references move into the deps. */
+	for (; i < n_wait + n_sync; i++) {
+		cmd->deps[i].fence = implicit[i - n_wait];
+		cmd->deps[i].propagate_error = true;
+	}
+	free(implicit);
+	implicit = NULL;
 	if (all) {
 		for (c = queue->head; c; c = c->next)
 			cmd->deps[i++].fence = accel_fence_ref(c->fence);
 	} else if (n_implicit) {
 		cmd->deps[i++].fence = accel_fence_ref(queue->tail->fence);
 	}
-	cmd->n_deps = n_wait + n_implicit;
+	cmd->n_deps = n_total;
 	/* Append: the queue is the command's until it completes. */
 	cmd->prev = queue->tail;
 	cmd->next = NULL;
@@ -268,4 +370,11 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 	    1)
 		cmd_ready(cmd);
 	return 0;
+
+fail:
+	while (n_sync)
+		accel_fence_unref(implicit[--n_sync]);
+	free(implicit);
+	accel_cmd_discard(cmd);
+	return r;
 }

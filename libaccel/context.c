@@ -14,6 +14,7 @@
 /* The static table of backends, probed in this order. */
 static const struct accel_backend_ops *const backends[] = {
 	&accel_cpu_backend,
+	&accel_drm_backend,
 };
 
 _printf_(6, 0)
@@ -116,6 +117,8 @@ accel_context_unref(struct accel_context *ctx)
 	 * (buffers, queues, in-flight commands, fences) holds a context
 	 * reference through them.
 	 */
+	accel_poller_destroy(ctx->poller);
+	accel_compiler_destroy(ctx->compiler);
 	for (i = 0; i < ctx->n_devices; i++)
 		accel_device_destroy(ctx->devices[i]);
 	free(ctx->devices);
@@ -263,10 +266,36 @@ int accel_context_add_device(struct accel_context *ctx,
 	return 0;
 }
 
+/* Offer a discovered device to each backend until one claims it. */
+static int probe_one(const struct accel_udev_info *info, void *data)
+{
+	struct accel_context *ctx = data;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(backends); i++) {
+		int r;
+
+		if (!backends[i]->probe)
+			continue;
+		r = backends[i]->probe(ctx, info);
+		if (r > 0)
+			return 0;
+		if (r < 0) {
+			log_warn(ctx, "%s: backend %s failed: %s\n",
+				 info->devnode, backends[i]->name, strerror(-r));
+			return 0;
+		}
+	}
+	log_dbg(ctx, "%s (driver '%s'): no backend for it\n", info->devnode,
+		info->driver);
+	return 0;
+}
+
 /* One-time enumeration, done on first use so that a context is cheap. */
 static void context_enumerate(struct accel_context *ctx)
 {
 	size_t i;
+	int r;
 
 	if (atomic_load_explicit(&ctx->enumerated, memory_order_acquire))
 		return;
@@ -274,8 +303,6 @@ static void context_enumerate(struct accel_context *ctx)
 	pthread_mutex_lock(&ctx->enum_lock);
 	if (!atomic_load_explicit(&ctx->enumerated, memory_order_relaxed)) {
 		for (i = 0; i < ARRAY_SIZE(backends); i++) {
-			int r;
-
 			if (!backends[i]->enumerate_builtin)
 				continue;
 			r = backends[i]->enumerate_builtin(ctx);
@@ -283,6 +310,10 @@ static void context_enumerate(struct accel_context *ctx)
 				log_err(ctx, "backend %s: enumeration failed: %s\n",
 					backends[i]->name, strerror(-r));
 		}
+		r = accel_udev_enumerate(ctx, probe_one, ctx);
+		if (r < 0)
+			log_info(ctx, "device discovery failed: %s\n",
+				 strerror(-r));
 		atomic_store_explicit(&ctx->enumerated, true,
 				      memory_order_release);
 	}

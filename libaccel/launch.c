@@ -131,8 +131,16 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 	uint32_t i, n_local = 0, n_buf = 0;
 
 	for (i = 0; i < def->n_args; i++) {
+		const struct accel_kernel_arg_desc *d = &def->args[i];
+		struct accel_buffer *b = k->args[i].buf;
+
 		if (!k->args[i].set)
 			return -ENOEXEC;
+		/* A writable pointer into a read-only mapping would fault. */
+		if (b && accel_buffer_root(b)->readonly_mapping &&
+		    d->address_space != ACCEL_KERNEL_ARG_ADDR_CONSTANT &&
+		    !(d->type_qualifiers & ACCEL_KERNEL_ARG_TYPE_CONST))
+			return -EACCES;
 		storage += ALIGN_UP((size_t)def->args[i].size, 16u);
 		n_local += def->args[i].kind == ACCEL_KERNEL_ARG_LOCAL;
 		n_buf += k->args[i].buf != NULL;

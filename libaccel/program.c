@@ -3,6 +3,7 @@
  * Programs: validated, deep-copied tables of work-group functions, from the
  * caller (native) or from the device (built-in kernels).
  */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,7 +127,7 @@ static int copy_kernel(struct accel_device *dev,
 	return 0;
 }
 
-static int program_create(struct accel_device *dev,
+int accel_program_create(struct accel_device *dev,
 			  const struct accel_native_kernel_desc *descs,
 			  uint32_t n, struct accel_program **ret)
 {
@@ -137,7 +138,8 @@ static int program_create(struct accel_device *dev,
 	prog = calloc(1, sizeof(*prog));
 	if (!prog)
 		return -ENOMEM;
-	prog->kernels = calloc(n, sizeof(*prog->kernels));
+	/* A program may have no kernels (OpenCL C with only functions). */
+	prog->kernels = calloc(n ? n : 1, sizeof(*prog->kernels));
 	if (!prog->kernels) {
 		free(prog);
 		return -ENOMEM;
@@ -174,7 +176,24 @@ accel_program_new_native(struct accel_device *dev,
 		return -EINVAL;
 	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_NATIVE_KERNELS))
 		return -EOPNOTSUPP;
-	return program_create(dev, kernels, n, ret);
+	return accel_program_create(dev, kernels, n, ret);
+}
+
+ACCEL_EXPORT int accel_program_new_source(struct accel_device *dev,
+					  const char *source, size_t length,
+					  const char *options, char **ret_log,
+					  struct accel_program **ret)
+{
+	if (ret_log)
+		*ret_log = NULL;
+	if (!dev || !source || !ret)
+		return -EINVAL;
+	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER))
+		return -EOPNOTSUPP;
+	if (length == 0)
+		length = strlen(source);
+	return accel_compile_program(dev, source, length, options, ret_log,
+				     ret);
 }
 
 ACCEL_EXPORT int accel_program_new_built_in(struct accel_device *dev,
@@ -228,7 +247,7 @@ ACCEL_EXPORT int accel_program_new_built_in(struct accel_device *dev,
 		if (!*end)
 			break;
 	}
-	r = program_create(dev, chosen, n, ret);
+	r = accel_program_create(dev, chosen, n, ret);
 out:
 	free(chosen);
 	return r;
@@ -255,6 +274,9 @@ accel_program_unref(struct accel_program *prog)
 	for (i = 0; i < prog->n_kernels; i++)
 		kernel_def_clear(&prog->kernels[i]);
 	free(prog->kernels);
+	/* Last: kernels and launches (which hold references) are gone. */
+	if (prog->dl_handle)
+		dlclose(prog->dl_handle);
 	accel_device_unref(prog->dev);
 	free(prog);
 	return NULL;

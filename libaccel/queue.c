@@ -117,6 +117,8 @@ static int submit_rw(struct accel_queue *queue, enum accel_cmd_type type,
 	r = check_buffer_range(queue, buf, offset, size);
 	if (r < 0)
 		return r;
+	if (type == ACCEL_CMD_WRITE && accel_buffer_root(buf)->readonly_mapping)
+		return -EACCES;
 
 	cmd = accel_cmd_alloc(queue, type);
 	if (!cmd)
@@ -168,6 +170,8 @@ ACCEL_EXPORT int accel_queue_copy(struct accel_queue *queue,
 		r = check_buffer_range(queue, dst, dst_offset, size);
 	if (r < 0)
 		return r;
+	if (accel_buffer_root(dst)->readonly_mapping)
+		return -EACCES;
 	/* Overlap within one root buffer (sub-buffers alias their parent). */
 	if (accel_buffer_root(src) == accel_buffer_root(dst)) {
 		s = src->offset + src_offset;
@@ -208,6 +212,8 @@ ACCEL_EXPORT int accel_queue_fill(struct accel_queue *queue,
 		return r;
 	if (offset % pattern_size || size % pattern_size)
 		return -EINVAL;
+	if (accel_buffer_root(buf)->readonly_mapping)
+		return -EACCES;
 
 	cmd = accel_cmd_alloc(queue, ACCEL_CMD_FILL);
 	if (!cmd)

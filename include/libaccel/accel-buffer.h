@@ -34,8 +34,14 @@ struct accel_buffer;
 #define ACCEL_BUFFER_HOST_READ_ONLY (1u << 3)
 /** The host only maps the buffer for writing. */
 #define ACCEL_BUFFER_HOST_WRITE_ONLY (1u << 4)
+/**
+ * Allocate the buffer from the kernel's system dma-buf heap
+ * (/dev/dma_heap/system) instead of a memfd, so it is a dma-buf from the
+ * start. -EOPNOTSUPP where the heap is missing.
+ */
+#define ACCEL_BUFFER_DMA_HEAP (1u << 5)
 /** All buffer flags defined by this version. */
-#define ACCEL_BUFFER_FLAGS_ALL 0x1fu
+#define ACCEL_BUFFER_FLAGS_ALL 0x3fu
 
 /** Map for reading. */
 #define ACCEL_MAP_READ (1u << 0)
@@ -135,6 +141,59 @@ int accel_buffer_map(struct accel_buffer *buf, uint64_t offset, uint64_t size,
  * @return 0, -EINVAL (NULL @p buf, @p ptr is not a live mapping of @p buf)
  */
 int accel_buffer_unmap(struct accel_buffer *buf, void *ptr);
+
+/**
+ * Export the buffer as a dma-buf file descriptor, without copying. On the
+ * CPU device a memfd-backed buffer becomes a dma-buf through /dev/udmabuf;
+ * a heap buffer's own dma-buf is duplicated. A sub-buffer exports its range
+ * of the parent, which must then start and end on page boundaries.
+ *
+ * From the first export on, the buffer keeps its own reference to the
+ * dma-buf: host maps are bracketed with DMA_BUF_IOCTL_SYNC and commands
+ * wait for fences other devices attached to it (implicit sync).
+ *
+ * The dma-buf is named (DMA_BUF_SET_NAME) after accel_buffer_set_name(),
+ * "libaccel" by default.
+ *
+ * @param flags 0 (none defined yet)
+ * @param[out] ret_fd the new fd (O_CLOEXEC, read/write), owned by the caller
+ * @return 0, -EINVAL (NULL argument, unknown flags, sub-buffer range not
+ *         page aligned), -EOPNOTSUPP (the kernel offers neither udmabuf nor
+ *         dma-buf heaps; user-pointer or anonymous-memory buffers), -EMFILE,
+ *         -ENOMEM, or the kernel's errno. An imported buffer exports a
+ *         duplicate of the fd it was imported from (same access mode).
+ */
+int accel_buffer_export_dmabuf(struct accel_buffer *buf, uint32_t flags,
+			       int *ret_fd);
+
+/**
+ * Import a dma-buf (from a GPU driver, a dma-buf heap, udmabuf, another
+ * libaccel) as a buffer of @p dev without copying. The fd is borrowed: the
+ * buffer keeps its own duplicate. The size is the dma-buf's. Use
+ * accel_buffer_new_sub() for a range of it.
+ *
+ * Every host map and, on the CPU device, every command touching the buffer
+ * is bracketed with DMA_BUF_IOCTL_SYNC; commands first wait for the fences
+ * already attached to the dma-buf (implicit sync).
+ *
+ * @param fd a dma-buf file descriptor
+ * @param flags ACCEL_BUFFER_* access flags (not DMA_HEAP); with
+ *        ACCEL_BUFFER_READ_ONLY (or an fd opened read-only) the buffer is
+ *        mapped read-only and host writes are refused with -EACCES
+ * @return 0, -EBADF (@p fd is not open), -ENOTTY (@p fd is not a dma-buf),
+ *         -EINVAL (NULL argument, bad flags), -EOPNOTSUPP (the device
+ *         cannot import dma-bufs), -E2BIG, -ENOMEM, or the kernel's errno
+ */
+int accel_buffer_import_dmabuf(struct accel_device *dev, int fd,
+			       uint32_t flags, struct accel_buffer **ret);
+
+/**
+ * Name the buffer (shown in /sys/kernel/debug/dma_buf/bufinfo once it is
+ * exported). Applied to an already exported dma-buf too.
+ * @param name up to 31 bytes, printable
+ * @return 0, -EINVAL (NULL argument, sub-buffer), -ENAMETOOLONG
+ */
+int accel_buffer_set_name(struct accel_buffer *buf, const char *name);
 
 /** Attach an opaque pointer. @return 0 or -EINVAL (NULL @p buf) */
 int accel_buffer_set_user_data(struct accel_buffer *buf, void *user_data);

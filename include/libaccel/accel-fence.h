@@ -59,6 +59,18 @@ int accel_fence_new_user(struct accel_context *ctx, struct accel_fence **ret);
  */
 int accel_fence_signal(struct accel_fence *fence, int status);
 
+/**
+ * Import a sync_file (a kernel dma-fence from a GPU, a camera, another
+ * process) as a fence that signals when the sync_file does. Queue commands
+ * can wait on it without blocking any thread: the context polls such fds
+ * from one helper thread. The fd is borrowed (duplicated).
+ *
+ * @return 0, -EBADF (@p fd is not open), -EINVAL (NULL argument, @p fd is
+ *         not a sync_file), -EMFILE, -ENOMEM
+ */
+int accel_fence_import_sync_file(struct accel_context *ctx, int fd,
+				 struct accel_fence **ret);
+
 /** Take a reference. Returns @p fence (NULL stays NULL). */
 struct accel_fence *accel_fence_ref(struct accel_fence *fence);
 

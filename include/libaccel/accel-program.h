@@ -116,6 +116,27 @@ int accel_program_new_native(struct accel_device *dev,
 			     uint32_t n, struct accel_program **ret);
 
 /**
+ * Build a program from OpenCL C source (device needs
+ * ACCEL_DEVICE_CAP_COMPILER). The compiler is loaded on the first call.
+ *
+ * @param source the source text
+ * @param length its length in bytes, or 0 if NUL-terminated
+ * @param options OpenCL build options (-D, -I, -cl-std=, -cl-opt-disable,
+ *        -cl-mad-enable, -cl-fast-relaxed-math, -cl-finite-math-only,
+ *        -cl-denorms-are-zero, -w, -Werror, -cl-kernel-arg-info), may be NULL
+ * @param[out] ret_log if not NULL: the build log (free() it), set on
+ *        success and on build failures (-ENOEXEC, -EINVAL for a bad option)
+ *        so that diagnostics reach the caller; NULL otherwise
+ * @param[out] ret the program
+ * @return 0, -EINVAL (NULL argument, unknown build option), -ENOEXEC (the
+ *         source does not compile), -EOPNOTSUPP (no compiler on this
+ *         device or installation), -ETIMEDOUT, -ENOMEM, -EIO
+ */
+int accel_program_new_source(struct accel_device *dev, const char *source,
+			     size_t length, const char *options,
+			     char **ret_log, struct accel_program **ret);
+
+/**
  * Create a program from some of the device's built-in kernels.
  * @param names ';'-separated names from ACCEL_DEVICE_STRING_BUILT_IN_KERNELS
  * @return 0, -EINVAL (NULL argument, empty or malformed list), -ENOENT (a

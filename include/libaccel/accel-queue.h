@@ -84,7 +84,15 @@ uint32_t accel_queue_get_flags(struct accel_queue *queue);
  * @param wait fences to wait for (NULL when n_wait is 0); referenced, not consumed
  * @param[out] ret_fence the command's completion fence, or NULL if not wanted
  * Common errors: -EINVAL (NULL queue, NULL wait with n_wait > 0, a NULL
- * entry in wait, a fence of another context), -ENOMEM.
+ * entry in wait, a fence of another context), -ENOMEM, -EACCES (the
+ * command would write a buffer imported read-only: a write, a fill, a
+ * copy's destination, or a kernel argument that is not const or
+ * __constant), and for dma-buf backed buffers the errno of querying their
+ * implicit fences.
+ *
+ * Implicit synchronisation: a command touching a buffer that is a dma-buf
+ * (imported, exported or heap-allocated) also waits for the fences other
+ * devices attached to it at submission time.
  */
 
 /**

@@ -45,9 +45,11 @@ for h in accel-private.h backend.h macros.h; do
 	[ ! -e "$inc/$h" ] || fail "internal header $h installed"
 done
 
-# Only our .pc file, paths rebased into the DESTDIR.
+# Our .pc file first, paths rebased into the DESTDIR; the system's for
+# what ours requires (libudev, libdrm).
+system_pc=$(pkg-config --variable pc_path pkg-config)
 export PKG_CONFIG_PATH=$lib/pkgconfig
-export PKG_CONFIG_LIBDIR=$lib/pkgconfig
+export PKG_CONFIG_LIBDIR=$lib/pkgconfig:$system_pc
 export PKG_CONFIG_SYSROOT_DIR=$dest
 
 have=$(pkg-config --modversion libaccel) || fail "pkg-config libaccel"

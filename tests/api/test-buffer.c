@@ -20,7 +20,7 @@ static void test_new_bad_args(void **state)
 		ACCEL_BUFFER_HOST_NO_ACCESS | ACCEL_BUFFER_HOST_WRITE_ONLY,
 		ACCEL_BUFFER_HOST_READ_ONLY | ACCEL_BUFFER_HOST_WRITE_ONLY,
 		ACCEL_BUFFER_FLAGS_ALL,
-		1u << 5,
+		1u << 6,
 		1u << 31,
 		~ACCEL_BUFFER_FLAGS_ALL,
 	};
@@ -289,7 +289,7 @@ static void test_sub_bad_args(void **state)
 	assert_int_equal(accel_buffer_new_sub(parent, 0, 16, 0, NULL),
 			 -EINVAL);
 	assert_int_equal(accel_buffer_new_sub(parent, 0, 0, 0, &sub), -EINVAL);
-	assert_int_equal(accel_buffer_new_sub(parent, 0, 16, 1u << 5, &sub),
+	assert_int_equal(accel_buffer_new_sub(parent, 0, 16, 1u << 6, &sub),
 			 -EINVAL);
 	assert_int_equal(accel_buffer_new_sub(parent, 0, 16,
 					      ACCEL_BUFFER_READ_ONLY |

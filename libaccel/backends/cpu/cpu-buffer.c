@@ -13,7 +13,7 @@
 #include "cpu-private.h"
 
 /* Bytes actually mapped for a buffer of @size: whole pages. */
-static int map_length(uint64_t size, size_t *ret)
+int cpu_buffer_map_length(uint64_t size, size_t *ret)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t p = page > 0 ? (size_t)page : 4096;
@@ -48,9 +48,11 @@ int cpu_buffer_alloc(struct accel_buffer *buf)
 	void *p;
 	int r;
 
-	r = map_length(buf->size, &len);
+	r = cpu_buffer_map_length(buf->size, &len);
 	if (r < 0)
 		return r;
+	if (buf->flags & ACCEL_BUFFER_DMA_HEAP)
+		return cpu_buffer_alloc_heap(buf, len);
 
 	fd = memfd_create("accel-buffer", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0) {
@@ -82,6 +84,10 @@ int cpu_buffer_wrap_user_ptr(struct accel_buffer *buf _unused_)
 	return 0;
 }
 
+/*
+ * Undoes every kind of buffer: memfd, anonymous, heap and imported dma-buf
+ * mappings alike. dmabuf_fd is the core's to close, after this.
+ */
 void cpu_buffer_free(struct accel_buffer *buf)
 {
 	size_t len;
@@ -89,7 +95,7 @@ void cpu_buffer_free(struct accel_buffer *buf)
 	/* User memory belongs to the caller. */
 	if (buf->user_ptr || !buf->host_ptr)
 		return;
-	if (map_length(buf->size, &len) == 0)
+	if (cpu_buffer_map_length(buf->size, &len) == 0)
 		munmap(buf->host_ptr, len);
 	if (buf->memfd >= 0)
 		close(buf->memfd);

@@ -177,12 +177,22 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 	long line;
 
 	p[ACCEL_DEVICE_U64_TYPE] = ACCEL_DEVICE_TYPE_CPU;
-	/* No DMABUF_EXPORT yet: that needs udmabuf (a later step). */
+	/*
+	 * Importing needs only mmap of a dma-buf and poll of a sync_file;
+	 * exporting needs the kernel to make dma-bufs from our memory.
+	 */
 	p[ACCEL_DEVICE_U64_CAPS] = ACCEL_DEVICE_CAP_NATIVE_KERNELS |
 				   ACCEL_DEVICE_CAP_BUILT_IN_KERNELS |
 				   ACCEL_DEVICE_CAP_FP64 |
 				   ACCEL_DEVICE_CAP_HOST_UNIFIED_MEMORY |
-				   ACCEL_DEVICE_CAP_USER_PTR;
+				   ACCEL_DEVICE_CAP_USER_PTR |
+				   ACCEL_DEVICE_CAP_DMABUF_IMPORT |
+				   ACCEL_DEVICE_CAP_SYNC_FILE_IMPORT;
+	if (accel_udmabuf_available() || accel_dma_heap_available("system"))
+		p[ACCEL_DEVICE_U64_CAPS] |= ACCEL_DEVICE_CAP_DMABUF_EXPORT;
+	/* OpenCL C needs the compiler module (built with compiler-stub/). */
+	if (accel_compiler_available())
+		p[ACCEL_DEVICE_U64_CAPS] |= ACCEL_DEVICE_CAP_COMPILER;
 	p[ACCEL_DEVICE_U64_VENDOR_ID] = 0;
 	p[ACCEL_DEVICE_U64_DEVICE_ID] = 0;
 	p[ACCEL_DEVICE_U64_COMPUTE_UNITS] = cpus;
@@ -395,6 +405,8 @@ const struct accel_backend_ops accel_cpu_backend = {
 	.buffer_alloc = cpu_buffer_alloc,
 	.buffer_wrap_user_ptr = cpu_buffer_wrap_user_ptr,
 	.buffer_free = cpu_buffer_free,
+	.buffer_export_dmabuf = cpu_buffer_export_dmabuf,
+	.buffer_import_dmabuf = cpu_buffer_import_dmabuf,
 	/* buffer_map/unmap: NULL, the core maps through host_ptr. */
 	.get_built_in_kernels = cpu_get_built_in_kernels,
 	.execute = cpu_execute,

@@ -2,7 +2,8 @@
 /*
  * Execution on the CPU device: each command becomes a pool job. A launch
  * is split into work-groups, a transfer into ~256 KiB chunks, so every
- * worker helps with large commands.
+ * worker helps with large commands. Commands touching dma-bufs bracket
+ * the whole of their CPU access with DMA_BUF_IOCTL_SYNC start and end.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,16 +22,36 @@
 /* Work-groups per claim: about this many claims per worker per launch. */
 #define CLAIMS_PER_THREAD 8u
 
+/* A dma-buf the command touches and how (DMA_BUF_IOCTL_SYNC flags). */
+struct cpu_sync {
+	int fd;
+	bool read, write;
+};
+
 struct cpu_exec_job {
-	struct cpu_job job;
+	struct cpu_job job;       /* the command's pieces */
+	/*
+	 * Before them, when the command touches dma-bufs: one piece that
+	 * starts CPU access (the ioctl may wait, so it runs on a worker).
+	 */
+	struct cpu_job sync_job;
+	struct cpu_pool *pool;
 	struct accel_cmd *cmd;
 	atomic_bool started;
+	uint32_t n_syncs;
+	struct cpu_sync syncs[];  /* one per distinct dma-buf */
 };
 
 static struct cpu_exec_job *to_exec_job(struct cpu_job *job)
 {
 	return (struct cpu_exec_job *)((char *)job -
 				       offsetof(struct cpu_exec_job, job));
+}
+
+static struct cpu_exec_job *sync_to_exec_job(struct cpu_job *job)
+{
+	return (struct cpu_exec_job *)((char *)job -
+				       offsetof(struct cpu_exec_job, sync_job));
 }
 
 /* Make sure *@p holds at least @n pointers. */
@@ -221,11 +242,33 @@ static void exec_run(struct cpu_job *job, struct cpu_scratch *s, uint64_t b,
 		xfer_run(cmd, b, e);
 }
 
+/* End CPU access to the first @n dma-bufs: 0 or the first failure. */
+static int syncs_end(struct cpu_exec_job *ej, uint32_t n)
+{
+	int status = 0;
+	uint32_t i;
+
+	/* Every one, even after a failure: each start needs its end. */
+	for (i = 0; i < n; i++) {
+		const struct cpu_sync *sy = &ej->syncs[i];
+		int r = accel_dmabuf_sync(sy->fd, false, sy->read, sy->write);
+
+		if (r < 0 && status == 0)
+			status = r;
+	}
+	return status;
+}
+
 static void exec_done(struct cpu_job *job, int status)
 {
 	struct cpu_exec_job *ej = to_exec_job(job);
 	struct accel_cmd *cmd = ej->cmd;
+	int r;
 
+	/* After the last piece, before anyone learns the command is done. */
+	r = syncs_end(ej, ej->n_syncs);
+	if (status == 0)
+		status = r;
 	free(ej);
 	/* Frees @cmd and may drop the last context reference. */
 	accel_cmd_complete(cmd, status);
@@ -236,6 +279,165 @@ static const struct cpu_job_ops exec_ops = {
 	.run = exec_run,
 	.done = exec_done,
 };
+
+/* The one piece of sync_job: start CPU access to every dma-buf. */
+static int sync_begin(struct cpu_job *job, struct cpu_scratch *s _unused_)
+{
+	struct cpu_exec_job *ej = sync_to_exec_job(job);
+	uint32_t i;
+	int r;
+
+	for (i = 0; i < ej->n_syncs; i++) {
+		const struct cpu_sync *sy = &ej->syncs[i];
+
+		r = accel_dmabuf_sync(sy->fd, true, sy->read, sy->write);
+		if (r < 0) {
+			log_dbg(ej->cmd->queue->dev->ctx,
+				"DMA_BUF_IOCTL_SYNC start: %s\n", strerror(-r));
+			/* Close what was opened; the first error wins. */
+			syncs_end(ej, i);
+			return r;
+		}
+	}
+	return 0;
+}
+
+static void sync_run(struct cpu_job *job _unused_,
+		     struct cpu_scratch *s _unused_, uint64_t b _unused_,
+		     uint64_t e _unused_)
+{
+}
+
+static void sync_done(struct cpu_job *job, int status)
+{
+	struct cpu_exec_job *ej = sync_to_exec_job(job);
+	struct accel_cmd *cmd = ej->cmd;
+
+	if (status < 0) {
+		free(ej);
+		accel_cmd_complete(cmd, status);
+		return;
+	}
+	/*
+	 * The pool is alive: the command is not complete, so its queue holds
+	 * the device. Ordering among commands is the core's (fences), not
+	 * the FIFO's, so going to the back costs nothing but a little time.
+	 */
+	cpu_pool_submit(ej->pool, &ej->job);
+}
+
+static const struct cpu_job_ops sync_ops = {
+	.begin = sync_begin,
+	.run = sync_run,
+	.done = sync_done,
+};
+
+/* Note an access to @buf in @syncs (merging accesses to one dma-buf). */
+static void add_sync(struct cpu_sync *syncs, uint32_t *n,
+		     struct accel_buffer *buf, bool read, bool write)
+{
+	uint32_t i;
+	int fd;
+
+	if (!buf)
+		return;
+	/* Read under the lock: the first export publishes it while we run. */
+	fd = accel_buffer_dmabuf_fd(accel_buffer_root(buf));
+	if (fd < 0)
+		return;
+	for (i = 0; i < *n; i++) {
+		if (syncs[i].fd == fd) {
+			syncs[i].read |= read;
+			syncs[i].write |= write;
+			return;
+		}
+	}
+	syncs[*n].fd = fd;
+	syncs[*n].read = read;
+	syncs[*n].write = write;
+	(*n)++;
+}
+
+/* Buffers a command may touch: the most syncs it can need. */
+static uint32_t max_syncs(const struct accel_cmd *cmd)
+{
+	switch (cmd->type) {
+	case ACCEL_CMD_LAUNCH:
+		return cmd->u.launch.n_buffers;
+	case ACCEL_CMD_COPY:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
+/* Which dma-bufs the command touches, and how. */
+static void collect_syncs(struct cpu_exec_job *ej)
+{
+	struct accel_cmd *cmd = ej->cmd;
+	uint32_t i, n = 0;
+
+	switch (cmd->type) {
+	case ACCEL_CMD_LAUNCH:
+		for (i = 0; i < cmd->u.launch.n_buffers; i++) {
+			struct accel_buffer *b = cmd->u.launch.buffers[i];
+
+			add_sync(ej->syncs, &n, b, true,
+				 b && !(b->flags & ACCEL_BUFFER_READ_ONLY));
+		}
+		break;
+	case ACCEL_CMD_READ:
+		add_sync(ej->syncs, &n, cmd->u.rw.buf, true, false);
+		break;
+	case ACCEL_CMD_WRITE:
+		add_sync(ej->syncs, &n, cmd->u.rw.buf, false, true);
+		break;
+	case ACCEL_CMD_COPY:
+		add_sync(ej->syncs, &n, cmd->u.copy.src, true, false);
+		add_sync(ej->syncs, &n, cmd->u.copy.dst, false, true);
+		break;
+	case ACCEL_CMD_FILL:
+		add_sync(ej->syncs, &n, cmd->u.fill.buf, false, true);
+		break;
+	default:
+		break;
+	}
+	ej->n_syncs = n;
+}
+
+static bool readonly_root(struct accel_buffer *buf)
+{
+	return buf && accel_buffer_root(buf)->readonly_mapping;
+}
+
+/*
+ * Would the command write through a read-only mapping? The core refuses
+ * such commands; this keeps a slip from becoming a SIGSEGV on a worker.
+ */
+static bool writes_readonly(const struct accel_cmd *cmd)
+{
+	uint32_t i;
+
+	switch (cmd->type) {
+	case ACCEL_CMD_LAUNCH:
+		for (i = 0; i < cmd->u.launch.n_buffers; i++) {
+			struct accel_buffer *b = cmd->u.launch.buffers[i];
+
+			if (readonly_root(b) &&
+			    !(b->flags & ACCEL_BUFFER_READ_ONLY))
+				return true;
+		}
+		return false;
+	case ACCEL_CMD_WRITE:
+		return readonly_root(cmd->u.rw.buf);
+	case ACCEL_CMD_COPY:
+		return readonly_root(cmd->u.copy.dst);
+	case ACCEL_CMD_FILL:
+		return readonly_root(cmd->u.fill.buf);
+	default:
+		return false;
+	}
+}
 
 int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 {
@@ -272,6 +474,8 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 		accel_cmd_complete(cmd, 0);
 		return 0;
 	}
+	if (writes_readonly(cmd))
+		return -EACCES;
 
 	r = cpu_device_get_pool(queue->dev, &pool);
 	if (r < 0)
@@ -281,14 +485,23 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 				       CLAIMS_PER_THREAD),
 			    1);
 
-	ej = malloc(sizeof(*ej));
+	ej = malloc(sizeof(*ej) + max_syncs(cmd) * sizeof(ej->syncs[0]));
 	if (!ej)
 		return -ENOMEM;
 	ej->job.ops = &exec_ops;
 	ej->job.n_items = n_items;
 	ej->job.chunk = chunk;
+	ej->pool = pool;
 	ej->cmd = cmd;
 	atomic_init(&ej->started, false);
-	cpu_pool_submit(pool, &ej->job);
+	collect_syncs(ej);
+	if (ej->n_syncs) {
+		ej->sync_job.ops = &sync_ops;
+		ej->sync_job.n_items = 1;
+		ej->sync_job.chunk = 1;
+		cpu_pool_submit(pool, &ej->sync_job);
+	} else {
+		cpu_pool_submit(pool, &ej->job);
+	}
 	return 0;
 }

@@ -122,9 +122,19 @@ int cpu_device_get_pool(struct accel_device *dev, struct cpu_pool **ret);
 
 /* ---- buffers (cpu-buffer.c) ---- */
 
+/* Bytes mapped (and held by the memfd) for a @size-byte buffer: whole pages. */
+int cpu_buffer_map_length(uint64_t size, size_t *ret);
 int cpu_buffer_alloc(struct accel_buffer *buf);
 int cpu_buffer_wrap_user_ptr(struct accel_buffer *buf);
 void cpu_buffer_free(struct accel_buffer *buf);
+
+/* ---- buffers as dma-bufs (cpu-dmabuf.c) ---- */
+
+/* ACCEL_BUFFER_DMA_HEAP: @len bytes from the system heap, mapped. */
+int cpu_buffer_alloc_heap(struct accel_buffer *buf, size_t len);
+int cpu_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
+			     uint64_t size, int *ret_fd);
+int cpu_buffer_import_dmabuf(struct accel_buffer *buf);
 
 /* ---- execution (cpu-exec.c) ---- */
 

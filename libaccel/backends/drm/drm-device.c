@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DRM devices: which discovered nodes this backend claims, what it learns
+ * by opening them, their properties, the per-file GEM handle table, and
+ * the backend's ops table.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+
+#include <xf86drm.h>
+
+#include "backend.h"
+#include "drm-private.h"
+
+#define MIB (1024ull * 1024ull)
+
+/*
+ * The largest dumb buffer: the kernel computes its size in 32 bits and
+ * page-aligns it (drm_mode_create_dumb), so 4 GiB less a page.
+ */
+#define DUMB_MAX_SIZE (0x100000000ull - 4096)
+
+/* Buffers are pages of system RAM (shmem), not device memory. */
+#define DRIVER_SYSTEM_MEMORY (1u << 0)
+
+struct drm_driver_desc {
+	const char *name; /* as DRM_IOCTL_VERSION and sysfs name it */
+	uint32_t flags;   /* DRIVER_* */
+};
+
+/*
+ * Drivers known to give dumb buffers and PRIME, and so usable as buffer
+ * stores and dma-buf peers. Their dumb buffers must start zeroed (GEM
+ * never hands out old contents). Adding a driver is one line.
+ */
+static const struct drm_driver_desc known_drivers[] = {
+	/* Virtual GEM: shmem buffers, no engine; the tests' GPU peer. */
+	{ "vgem", DRIVER_SYSTEM_MEMORY },
+};
+
+static const char *pci_vendor_name(uint32_t id)
+{
+	static const struct {
+		uint32_t id;
+		const char *name;
+	} vendors[] = {
+		{ 0x1002, "AMD" },
+		{ 0x1022, "AMD" },
+		{ 0x10de, "NVIDIA" },
+		{ 0x1234, "QEMU" },
+		{ 0x13b5, "Arm" },
+		{ 0x15ad, "VMware" },
+		{ 0x17cb, "Qualcomm" },
+		{ 0x1af4, "Red Hat (virtio)" },
+		{ 0x1b36, "Red Hat (QEMU)" },
+		{ 0x8086, "Intel" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(vendors); i++)
+		if (vendors[i].id == id)
+			return vendors[i].name;
+	return NULL;
+}
+
+/* @name is @driver, or @driver.N (a numbered platform device). */
+static bool platform_name_matches(const char *name, const char *driver)
+{
+	size_t len = strlen(driver);
+
+	if (strncmp(name, driver, len))
+		return false;
+	name += len;
+	if (!*name)
+		return true;
+	return name[0] == '.' && name[1] &&
+	       strspn(name + 1, "0123456789") == strlen(name + 1);
+}
+
+static const struct drm_driver_desc *
+match_driver(const struct accel_udev_info *info)
+{
+	const char *platform = NULL;
+	size_t i;
+
+	/*
+	 * Some virtual drivers (vgem) register a bare platform device named
+	 * after themselves and bind no driver to it: the name is then all
+	 * sysfs says. DRM_IOCTL_VERSION confirms it after opening.
+	 */
+	if (!*info->driver && !strcmp(info->bus, "platform")) {
+		const char *slash = strrchr(info->parent_syspath, '/');
+
+		platform = slash ? slash + 1 : info->parent_syspath;
+	}
+	for (i = 0; i < ARRAY_SIZE(known_drivers); i++) {
+		const char *name = known_drivers[i].name;
+
+		if (*info->driver ? !strcmp(info->driver, name) :
+				    platform && platform_name_matches(platform,
+								      name))
+			return &known_drivers[i];
+	}
+	return NULL;
+}
+
+static int get_cap(int fd, uint64_t cap, uint64_t *ret)
+{
+	struct drm_get_cap arg = { .capability = cap };
+	int r;
+
+	r = accel_ioctl(fd, DRM_IOCTL_GET_CAP, &arg);
+	if (r < 0)
+		return r;
+	*ret = arg.value;
+	return 0;
+}
+
+/*
+ * The kernel answers DRM_CAP_DUMB_BUFFER for modesetting drivers only
+ * (render-only ones like vgem get EOPNOTSUPP though they have dumb
+ * buffers): ask by making one page and dropping it.
+ */
+static int try_dumb(int fd, uint64_t *ret)
+{
+	struct drm_mode_create_dumb arg = {
+		.width = 4096,
+		.height = 1,
+		.bpp = 8,
+	};
+	struct drm_gem_close gem_close = { 0 };
+	int r;
+
+	r = accel_ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &arg);
+	if (r < 0)
+		return r;
+	gem_close.handle = arg.handle;
+	accel_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gem_close);
+	*ret = 1;
+	return 0;
+}
+
+/*
+ * The first opener of a primary node becomes DRM master. We need no
+ * modesetting rights, and holding them would lock a compositor out: give
+ * them back at once. Not being master (-EINVAL) is the normal case.
+ */
+static void drop_master(struct accel_context *ctx, int fd, const char *node)
+{
+	if (accel_ioctl(fd, DRM_IOCTL_DROP_MASTER, NULL) == 0)
+		log_dbg(ctx, "%s: dropped the DRM master role opening gave us\n",
+			node);
+}
+
+static void set_props(struct accel_device *dev,
+		      const struct accel_udev_info *info,
+		      const struct drm_driver_desc *desc, uint32_t prime_caps)
+{
+	uint64_t *p = dev->u64;
+	uint64_t caps = 0, ram = 0, max_alloc = DUMB_MAX_SIZE;
+	struct sysinfo si;
+
+	p[ACCEL_DEVICE_U64_TYPE] = ACCEL_DEVICE_TYPE_GPU;
+	/*
+	 * Buffers are host-mappable, but nothing here is "unified": the
+	 * device runs no kernels, so none of the kernel capabilities either.
+	 */
+	if (prime_caps & DRM_PRIME_CAP_EXPORT)
+		caps |= ACCEL_DEVICE_CAP_DMABUF_EXPORT;
+	if (prime_caps & DRM_PRIME_CAP_IMPORT)
+		caps |= ACCEL_DEVICE_CAP_DMABUF_IMPORT;
+	p[ACCEL_DEVICE_U64_CAPS] = caps;
+	p[ACCEL_DEVICE_U64_VENDOR_ID] = info->vendor_id;
+	p[ACCEL_DEVICE_U64_DEVICE_ID] = info->device_id;
+	p[ACCEL_DEVICE_U64_COMPUTE_UNITS] = 0;
+	p[ACCEL_DEVICE_U64_CLOCK_MHZ] = 0;
+
+	/*
+	 * Memory: a system-memory driver shares the RAM (and OpenCL's
+	 * quarter-of-it rule for one allocation); for others DRM says
+	 * nothing generic, so the size is unknown (0). Either way a dumb
+	 * buffer cannot pass DUMB_MAX_SIZE.
+	 */
+	if ((desc->flags & DRIVER_SYSTEM_MEMORY) && sysinfo(&si) == 0)
+		ram = (uint64_t)si.totalram * si.mem_unit;
+	if (ram)
+		max_alloc = MIN(MIN(MAX(ram / 4, 128 * MIB), ram),
+				DUMB_MAX_SIZE);
+	p[ACCEL_DEVICE_U64_GLOBAL_MEM_SIZE] = ram;
+	p[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE] = max_alloc;
+	p[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE] = 0;
+	/* Mappings are linear; 128 keeps any vector type aligned. */
+	p[ACCEL_DEVICE_U64_MEM_BASE_ADDR_ALIGN] = 128;
+	p[ACCEL_DEVICE_U64_CACHE_LINE_SIZE] = 0;
+
+	/* No kernels run here: the smallest shape, no arguments. */
+	p[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE] = 1;
+	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_DIMS] = 3;
+	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X] = 1;
+	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Y] = 1;
+	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Z] = 1;
+	p[ACCEL_DEVICE_U64_MAX_KERNEL_ARGS] = 0;
+	p[ACCEL_DEVICE_U64_MAX_ARG_BYTES] = 0;
+	/* Vector widths stay 0: no type is usable in a kernel here. */
+
+	/* Fence times come from CLOCK_MONOTONIC on the worker. */
+	p[ACCEL_DEVICE_U64_TIMER_RESOLUTION_NS] = 1;
+	p[ACCEL_DEVICE_U64_NUMA_NODE] =
+		info->numa_node >= 0 ? (uint64_t)info->numa_node : UINT64_MAX;
+}
+
+static int set_strings(struct accel_device *dev,
+		       const struct accel_udev_info *info,
+		       const drmVersion *ver)
+{
+	const char *vendor = pci_vendor_name(info->vendor_id);
+	char version[64];
+	const struct {
+		enum accel_device_string prop;
+		const char *value;
+	} strings[] = {
+		{ ACCEL_DEVICE_STRING_NAME,
+		  ver->desc && *ver->desc ? ver->desc : ver->name },
+		{ ACCEL_DEVICE_STRING_VENDOR, vendor ? vendor : ver->name },
+		{ ACCEL_DEVICE_STRING_DRIVER, ver->name },
+		{ ACCEL_DEVICE_STRING_DRIVER_VERSION, version },
+		{ ACCEL_DEVICE_STRING_BACKEND, accel_drm_backend.name },
+		{ ACCEL_DEVICE_STRING_DEVNODE, info->devnode },
+		{ ACCEL_DEVICE_STRING_SYSPATH, info->syspath },
+	};
+	size_t i;
+	int r;
+
+	snprintf(version, sizeof(version), "%d.%d.%d", ver->version_major,
+		 ver->version_minor, ver->version_patchlevel);
+	for (i = 0; i < ARRAY_SIZE(strings); i++) {
+		r = accel_device_set_string(dev, strings[i].prop,
+					    strings[i].value);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int create_device(struct accel_context *ctx,
+			 const struct accel_udev_info *info,
+			 const struct drm_driver_desc *desc,
+			 const drmVersion *ver, int fd, uint32_t prime_caps)
+{
+	struct accel_device *dev;
+	struct drm_device *drm;
+	int r;
+
+	r = accel_device_alloc(ctx, &accel_drm_backend, &dev);
+	if (r < 0)
+		return r;
+	drm = calloc(1, sizeof(*drm));
+	if (!drm) {
+		accel_device_destroy(dev);
+		return -ENOMEM;
+	}
+	drm->fd = fd;
+	drm->prime_caps = prime_caps;
+	pthread_mutex_init(&drm->handles_lock, NULL);
+	pthread_mutex_init(&drm->worker_lock, NULL);
+	atomic_init(&drm->worker, NULL);
+	dev->backend_data = drm;
+
+	set_props(dev, info, desc, prime_caps);
+	r = set_strings(dev, info, ver);
+	if (r == 0)
+		r = accel_context_add_device(ctx, dev);
+	if (r < 0) {
+		/* Closes @fd too (device_fini). */
+		accel_device_destroy(dev);
+		return r;
+	}
+	return 0;
+}
+
+static int drm_probe(struct accel_context *ctx,
+		     const struct accel_udev_info *info)
+{
+	const struct drm_driver_desc *desc;
+	uint64_t dumb = 0, prime = 0;
+	drmVersionPtr ver;
+	int fd, r;
+
+	/* Accel nodes are another backend's. */
+	if (strcmp(info->subsystem, "drm"))
+		return 0;
+	desc = match_driver(info);
+	if (!desc) {
+		log_dbg(ctx, "%s: driver '%s' is not one the drm backend knows\n",
+			info->sysname, info->driver);
+		return 0;
+	}
+	if (strncmp(info->sysname, "card", 4)) {
+		log_info(ctx, "%s (%s): no primary node, which dumb buffers need; not used\n",
+			 info->sysname, desc->name);
+		return 0;
+	}
+
+	fd = accel_context_open(ctx, info->devnode, O_RDWR);
+	if (fd < 0) {
+		log_info(ctx, "%s (%s): cannot open %s: %s%s; not used\n",
+			 info->sysname, desc->name, info->devnode,
+			 strerror(-fd),
+			 fd == -EACCES || fd == -EPERM ?
+				 " (not in the group that owns the node?)" :
+				 "");
+		return fd == -ENOMEM ? fd : 0;
+	}
+	drop_master(ctx, fd, info->devnode);
+
+	r = get_cap(fd, DRM_CAP_DUMB_BUFFER, &dumb);
+	if (r == -EOPNOTSUPP)
+		r = try_dumb(fd, &dumb);
+	if (r < 0 || !dumb) {
+		log_info(ctx, "%s (%s): %s offers no dumb buffers (%s); not used\n",
+			 info->sysname, desc->name, info->devnode,
+			 r < 0 ? strerror(-r) : "capability is 0");
+		accel_context_close(ctx, fd);
+		return 0;
+	}
+	/* Without PRIME the device still stores buffers; just no sharing. */
+	if (get_cap(fd, DRM_CAP_PRIME, &prime) < 0)
+		prime = 0;
+
+	ver = drmGetVersion(fd);
+	if (!ver || !ver->name || strcmp(ver->name, desc->name)) {
+		log_info(ctx, "%s: %s reports driver '%s', not '%s'; not used\n",
+			 info->sysname, info->devnode,
+			 ver && ver->name ? ver->name : "(none)", desc->name);
+		drmFreeVersion(ver);
+		accel_context_close(ctx, fd);
+		return 0;
+	}
+
+	/* From here on the device owns @fd. */
+	r = create_device(ctx, info, desc, ver, fd, (uint32_t)prime);
+	if (r == 0)
+		log_dbg(ctx, "%s: %s %d.%d.%d, prime caps 0x%llx\n",
+			info->devnode, ver->name, ver->version_major,
+			ver->version_minor, ver->version_patchlevel,
+			(unsigned long long)prime);
+	drmFreeVersion(ver);
+	return r < 0 ? r : 1;
+}
+
+static void drm_device_fini(struct accel_device *dev)
+{
+	struct drm_device *drm = dev->backend_data;
+
+	if (!drm)
+		return;
+	/* May run on the worker itself; it copes. */
+	drm_worker_destroy(atomic_load_explicit(&drm->worker,
+						memory_order_acquire));
+	/* Every buffer held a device reference: no handle is left. */
+	free(drm->handles);
+	pthread_mutex_destroy(&drm->handles_lock);
+	pthread_mutex_destroy(&drm->worker_lock);
+	accel_context_close(dev->ctx, drm->fd);
+	free(drm);
+	dev->backend_data = NULL;
+}
+
+/* Under handles_lock. */
+static struct drm_handle_ref *handle_find(struct drm_device *drm,
+					  uint32_t handle)
+{
+	size_t i;
+
+	for (i = 0; i < drm->n_handles; i++)
+		if (drm->handles[i].handle == handle)
+			return &drm->handles[i];
+	return NULL;
+}
+
+/*
+ * Called with handles_lock held, right after the ioctl that gave the
+ * handle: a concurrent drm_handle_put() cannot close it in between.
+ */
+int drm_handle_get(struct drm_device *drm, uint32_t handle)
+{
+	struct drm_handle_ref *ref = handle_find(drm, handle);
+
+	if (ref) {
+		ref->count++;
+		return 0;
+	}
+	if (drm->n_handles == drm->cap_handles) {
+		size_t cap = drm->cap_handles ? drm->cap_handles * 2 : 16;
+		struct drm_handle_ref *v;
+
+		v = realloc(drm->handles, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		drm->handles = v;
+		drm->cap_handles = cap;
+	}
+	drm->handles[drm->n_handles++] = (struct drm_handle_ref){
+		.handle = handle,
+		.count = 1,
+	};
+	return 0;
+}
+
+/* Called with handles_lock held (see drm_handle_get). */
+void drm_handle_put(struct drm_device *drm, uint32_t handle)
+{
+	struct drm_handle_ref *ref = handle_find(drm, handle);
+	struct drm_gem_close arg = { .handle = handle };
+
+	/* Unknown: a handle that never made it into the table. */
+	if (ref && --ref->count > 0)
+		return;
+	if (ref)
+		*ref = drm->handles[--drm->n_handles];
+	accel_ioctl(drm->fd, DRM_IOCTL_GEM_CLOSE, &arg);
+}
+
+const struct accel_backend_ops accel_drm_backend = {
+	.name = "drm",
+	.probe = drm_probe,
+	.device_fini = drm_device_fini,
+	.buffer_alloc = drm_buffer_alloc,
+	.buffer_free = drm_buffer_free,
+	/* buffer_map/unmap: NULL, the core maps through host_ptr. */
+	.buffer_export_dmabuf = drm_buffer_export_dmabuf,
+	.buffer_import_dmabuf = drm_buffer_import_dmabuf,
+	.execute = drm_execute,
+};

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The DRM backend: devices behind a DRM primary node whose driver gives
+ * dumb buffers and PRIME (vgem for now). Such a device has no engine
+ * libaccel can drive: it stores buffers and shares them as dma-bufs, and
+ * transfers run on the CPU through the buffers' mappings, on one worker
+ * thread per device.
+ */
+#ifndef LIBACCEL_DRM_PRIVATE_H
+#define LIBACCEL_DRM_PRIVATE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct accel_buffer;
+struct accel_cmd;
+struct accel_device;
+struct accel_queue;
+
+/* ---- device (drm-device.c) ---- */
+
+/* A GEM handle and how many buffers of this device use it. */
+struct drm_handle_ref {
+	uint32_t handle;
+	uint32_t count;
+};
+
+struct drm_worker;
+
+struct drm_device {
+	int fd;                       /* the primary (card) node */
+	uint32_t prime_caps;          /* DRM_PRIME_CAP_* */
+
+	/*
+	 * GEM handles are per open file and not refcounted by the kernel:
+	 * importing a dma-buf this file already knows (twice the same fd,
+	 * or our own export) returns the same handle, and one GEM_CLOSE
+	 * would pull it from under every buffer using it.
+	 */
+	pthread_mutex_t handles_lock;
+	struct drm_handle_ref *handles;
+	size_t n_handles, cap_handles;
+
+	/* Transfers run here; started on first use. */
+	pthread_mutex_t worker_lock;
+	_Atomic(struct drm_worker *) worker;
+};
+
+/*
+ * One more user of @handle (the first one adds it). Hold handles_lock
+ * from the ioctl that gave the handle until this returns.
+ */
+int drm_handle_get(struct drm_device *drm, uint32_t handle);
+/*
+ * One user less; GEM_CLOSE when it was the last (or the handle is not in
+ * the table). Under handles_lock.
+ */
+void drm_handle_put(struct drm_device *drm, uint32_t handle);
+
+/* ---- buffers (drm-buffer.c) ---- */
+
+/* buf->backend_data */
+struct drm_buffer {
+	uint32_t handle;
+	void *map;
+	size_t map_len;
+};
+
+int drm_buffer_alloc(struct accel_buffer *buf);
+void drm_buffer_free(struct accel_buffer *buf);
+int drm_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
+			     uint64_t size, int *ret_fd);
+int drm_buffer_import_dmabuf(struct accel_buffer *buf);
+
+/* ---- execution (drm-queue.c) ---- */
+
+int drm_execute(struct accel_queue *queue, struct accel_cmd *cmd);
+/*
+ * Stop the device's worker. Safe on the worker itself (the last context
+ * reference dropped by a completion): it then frees itself on exit.
+ */
+void drm_worker_destroy(struct drm_worker *w);
+
+#endif /* LIBACCEL_DRM_PRIVATE_H */

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fences imported from sync_files. One thread per context (made on first
+ * need) waits on all pending sync_file fds with epoll and signals their
+ * fences, so commands can depend on kernel fences without a thread each.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
+#include "backend.h"
+
+struct poll_entry {
+	struct poll_entry *prev, *next;
+	int fd;                    /* the sync_file, owned */
+	struct accel_fence *fence; /* reference until signalled */
+};
+
+struct accel_poller {
+	struct accel_context *ctx; /* not a reference: the context owns us */
+	pthread_t thread;
+	int epfd;
+	int wake_fd;               /* eventfd: wakes the thread to stop */
+	atomic_bool stop;
+	/* Set when destroyed from its own thread: it frees itself. */
+	atomic_bool self_free;
+
+	pthread_mutex_t lock;      /* guards the list */
+	struct poll_entry *entries;
+};
+
+static void poller_free(struct accel_poller *p)
+{
+	struct poll_entry *e, *next;
+
+	/* Entries hold context references, so normally there are none. */
+	for (e = p->entries; e; e = next) {
+		next = e->next;
+		close(e->fd);
+		accel_fence_unref(e->fence);
+		free(e);
+	}
+	close(p->epfd);
+	close(p->wake_fd);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}
+
+static void entry_fire(struct accel_poller *p, struct poll_entry *e)
+{
+	struct accel_fence *fence = e->fence;
+	int status;
+
+	epoll_ctl(p->epfd, EPOLL_CTL_DEL, e->fd, NULL);
+	pthread_mutex_lock(&p->lock);
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		p->entries = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	pthread_mutex_unlock(&p->lock);
+
+	status = accel_sync_file_status(e->fd);
+	close(e->fd);
+	free(e);
+	/* Readable means signalled; an error status is the fence's error. */
+	accel_fence_do_signal(fence, status < 0 ? status : 0);
+	/* May drop the last context reference: see accel_poller_destroy(). */
+	accel_fence_unref(fence);
+}
+
+static void *poller_main(void *data)
+{
+	struct accel_poller *p = data;
+	struct epoll_event ev[16];
+	int i, n;
+
+	while (!atomic_load(&p->stop)) {
+		n = epoll_wait(p->epfd, ev, ARRAY_SIZE(ev), -1);
+		for (i = 0; i < n && !atomic_load(&p->stop); i++) {
+			if (ev[i].data.ptr)
+				entry_fire(p, ev[i].data.ptr);
+		}
+	}
+	if (atomic_load(&p->self_free))
+		poller_free(p);
+	return NULL;
+}
+
+static int poller_new(struct accel_context *ctx, struct accel_poller **ret)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+	struct accel_poller *p;
+	int r;
+
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->ctx = ctx;
+	atomic_init(&p->stop, false);
+	atomic_init(&p->self_free, false);
+	pthread_mutex_init(&p->lock, NULL);
+	p->epfd = epoll_create1(EPOLL_CLOEXEC);
+	p->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (p->epfd < 0 || p->wake_fd < 0) {
+		r = -errno;
+		goto fail;
+	}
+	if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, p->wake_fd, &ev) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	r = -pthread_create(&p->thread, NULL, poller_main, p);
+	if (r < 0)
+		goto fail;
+	pthread_setname_np(p->thread, "accel-syncfile");
+	*ret = p;
+	return 0;
+fail:
+	if (p->epfd >= 0)
+		close(p->epfd);
+	if (p->wake_fd >= 0)
+		close(p->wake_fd);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+	return r;
+}
+
+void accel_poller_destroy(struct accel_poller *p)
+{
+	uint64_t one = 1;
+
+	if (!p)
+		return;
+	atomic_store(&p->stop, true);
+	if (pthread_equal(pthread_self(), p->thread)) {
+		/* Inside a fence callback on the poller: it frees itself. */
+		atomic_store(&p->self_free, true);
+		pthread_detach(p->thread);
+		return;
+	}
+	if (write(p->wake_fd, &one, sizeof(one)) != sizeof(one))
+		log_err(p->ctx, "cannot wake the sync_file poller\n");
+	pthread_join(p->thread, NULL);
+	poller_free(p);
+}
+
+static int context_poller(struct accel_context *ctx,
+			  struct accel_poller **ret)
+{
+	int r = 0;
+
+	pthread_mutex_lock(&ctx->lock);
+	if (!ctx->poller)
+		r = poller_new(ctx, &ctx->poller);
+	*ret = ctx->poller;
+	pthread_mutex_unlock(&ctx->lock);
+	return r;
+}
+
+int accel_fence_from_sync_file(struct accel_context *ctx, int fd,
+			       struct accel_fence **ret)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLONESHOT };
+	struct accel_fence *fence;
+	struct accel_poller *p;
+	struct poll_entry *e;
+	int status, r;
+
+	r = accel_fence_create(ctx, false, false, &fence);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	status = accel_sync_file_status(fd);
+	if (status != 0) {
+		/* Signalled already (or broken): no need to watch it. */
+		close(fd);
+		accel_fence_do_signal(fence, status < 0 ? status : 0);
+		*ret = fence;
+		return 0;
+	}
+
+	r = context_poller(ctx, &p);
+	e = calloc(1, sizeof(*e));
+	if (r < 0 || !e) {
+		free(e);
+		close(fd);
+		accel_fence_unref(fence);
+		return r < 0 ? r : -ENOMEM;
+	}
+	e->fd = fd;
+	e->fence = accel_fence_ref(fence);
+	pthread_mutex_lock(&p->lock);
+	e->next = p->entries;
+	if (e->next)
+		e->next->prev = e;
+	p->entries = e;
+	pthread_mutex_unlock(&p->lock);
+
+	ev.data.ptr = e;
+	if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		r = -errno;
+		pthread_mutex_lock(&p->lock);
+		if (e->prev)
+			e->prev->next = e->next;
+		else
+			p->entries = e->next;
+		if (e->next)
+			e->next->prev = e->prev;
+		pthread_mutex_unlock(&p->lock);
+		close(fd);
+		accel_fence_unref(e->fence);
+		free(e);
+		accel_fence_unref(fence);
+		return r;
+	}
+	*ret = fence;
+	return 0;
+}
+
+ACCEL_EXPORT int accel_fence_import_sync_file(struct accel_context *ctx,
+					      int fd, struct accel_fence **ret)
+{
+	int own, r;
+
+	if (!ctx || !ret)
+		return -EINVAL;
+	r = accel_sync_file_check(fd);
+	if (r < 0)
+		return r;
+	own = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (own < 0)
+		return -errno;
+	return accel_fence_from_sync_file(ctx, own, ret);
+}

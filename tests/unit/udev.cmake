@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: MIT
+#
+# Discovery and the DRM backend. Included from tests/unit/CMakeLists.txt:
+#     include(${CMAKE_CURRENT_SOURCE_DIR}/udev.cmake)
+#
+# unit-udev: umockdev testbeds (Debian umockdev, libumockdev-dev); the test
+# re-executes itself under umockdev-wrapper and skips (77) without it.
+# unit-udev-vgem: real discovery and the DRM backend on vgem; skips (77)
+# on hosts without it, and runs for real in the kernel tier
+# (kernel-drm-vgem). Both are internal: they use libaccel's own headers.
+
+pkg_check_modules(UMOCKDEV IMPORTED_TARGET umockdev-1.0)
+if(UMOCKDEV_FOUND)
+	accel_add_test(NAME unit-udev
+		SOURCES ${CMAKE_CURRENT_LIST_DIR}/test-udev.c
+		LABELS unit INTERNAL LIBS PkgConfig::UMOCKDEV)
+else()
+	message(STATUS "umockdev-1.0 not found: unit-udev is not built "
+		"(apt-get install libumockdev-dev umockdev)")
+endif()
+
+# PkgConfig::LIBDRM comes from libaccel/CMakeLists.txt (GLOBAL).
+accel_add_test(NAME unit-udev-vgem
+	SOURCES ${CMAKE_CURRENT_LIST_DIR}/test-udev-vgem.c
+	LABELS unit threads INTERNAL LIBS PkgConfig::LIBDRM)
+
+if(EXISTS ${PROJECT_SOURCE_DIR}/tests/kernel/kernel-test.cmake)
+	include(${PROJECT_SOURCE_DIR}/tests/kernel/kernel-test.cmake)
+	accel_add_kernel_test(NAME kernel-drm-vgem
+		COMMAND $<TARGET_FILE:unit-udev-vgem>
+		TIMEOUT 600)
+endif()
