@@ -134,6 +134,8 @@ san_cmake_args=(
 	-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g"
 	-DACCEL_WERROR=OFF
 	-DACCEL_BUILD_BENCH=OFF
+	# One downloaded test kernel for all tiers (tests/kernel/).
+	-DACCEL_KERNEL_CACHE="$PWD/build/kernel-cache"
 )
 
 # ---- plain -------------------------------------------------------------------

@@ -31,7 +31,7 @@ function(accel_add_kernel_test)
 	set(workdir "${CMAKE_CURRENT_BINARY_DIR}")
 	set(envs "")
 	set(rws "")
-	set(labels kernel)
+	set(labels all kernel)
 	set(ncmd 0)
 	set(mode "")
 	# Hand-parsed: cmake_parse_arguments would merge repeated COMMANDs.

@@ -229,7 +229,7 @@ static int probe_udmabuf(void)
 	      !memcmp(back, map + 100, sizeof(back));
 	check(ret, "udmabuf: memfd sees the dma-buf's data", "mismatch");
 
-	ret = xioctl(buf, DMA_BUF_SET_NAME, "accel-probe");
+	ret = xioctl(buf, DMA_BUF_SET_NAME, (char[]){ "accel-probe" });
 	check(!ret && fdinfo_has_name(buf, "accel-probe"),
 	      "udmabuf: DMA_BUF_SET_NAME shows in fdinfo", "%s",
 	      ret ? strerror(errno) : "name not in fdinfo");

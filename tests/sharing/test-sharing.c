@@ -51,9 +51,13 @@ static unsigned n_ran;
 
 /* ---- kernels ------------------------------------------------------------ */
 
+/* Word @i of the pattern @seed; seed 0 is all zeros (fresh memory). */
 static uint32_t word(uint64_t i, uint32_t seed)
 {
 	uint32_t x = (uint32_t)i * 0x9e3779b1u ^ seed;
+
+	if (!seed)
+		return 0;
 
 	return x ^ (x >> 15) ^ (uint32_t)(i >> 20);
 }
@@ -146,7 +150,7 @@ static const struct accel_kernel_arg_desc mark_args[] = {
 		.args = (a),                                                   \
 	}
 
-static const struct accel_native_kernel_desc kernels[] = {
+static const struct accel_native_kernel_desc sharing_kernels[] = {
 	KERNEL("pattern_u32", pattern_wg, pattern_args),
 	KERNEL("check_u32", check_wg, check_args),
 	KERNEL("mark_u32", mark_wg, mark_args),
@@ -241,8 +245,9 @@ static int env_setup(void **state)
 	if (test_context_new(&env->log, &env->ctx) < 0 ||
 	    test_get_cpu_device(env->ctx, &env->cpu) < 0 ||
 	    accel_queue_new(env->cpu, 0, &env->cq) < 0 ||
-	    accel_program_new_native(env->cpu, kernels,
-				     TEST_ARRAY_SIZE(kernels), &env->prog) < 0) {
+	    accel_program_new_native(env->cpu, sharing_kernels,
+				     TEST_ARRAY_SIZE(sharing_kernels),
+				     &env->prog) < 0) {
 		fprintf(stderr, "test environment setup failed\n");
 		env_teardown(state);
 		return -1;
@@ -581,14 +586,14 @@ enum imp {
 	IMP_CPU,   /* the CPU device */
 	IMP_DRM,   /* libaccel's vgem device */
 	IMP_MMAP,  /* a raw mmap of the dma-buf */
-	IMP_VGEM,  /* raw vgem: PRIME import, its own dumb mapping */
+	IMP_VGEM,  /* raw vgem: PRIME import (a device attachment) */
 };
 
 static const char *const imp_name[] = {
 	[IMP_CPU] = "cpu",
 	[IMP_DRM] = "libaccel-vgem",
 	[IMP_MMAP] = "raw-mmap",
-	[IMP_VGEM] = "raw-vgem",
+	[IMP_VGEM] = "raw-vgem-import",
 };
 
 /* Why @src cannot be made here, or NULL. */
@@ -710,15 +715,19 @@ static void make_importer(struct env *env, enum imp imp, int fd,
 		assert_non_null(s->map);
 		break;
 	case IMP_VGEM:
+		/*
+		 * The driver attaches to the dma-buf and maps it for its
+		 * device. A driver refuses its own CPU mapping (MAP_DUMB) of
+		 * a foreign object: the CPU goes through the dma-buf, as
+		 * drm_gem_prime_mmap() would.
+		 */
 		OK(env, peer_vgem_import(env->card, fd, &s->handle));
 		s->card = env->card;
-		s->map = peer_vgem_map(env->card, s->handle, size);
-		s->map_len = size;
 		s->own_fd[0] = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		s->map = peer_mmap(s->own_fd[0], size, true);
+		s->map_len = size;
 		s->sync_fd = s->own_fd[0];
-		if (!s->map)
-			fail_msg("raw-vgem: map of an imported buffer: %s",
-				 strerror(errno));
+		assert_non_null(s->map);
 		break;
 	}
 }
@@ -839,8 +848,12 @@ static void fdinfo(int fd, const char *key, char *val, size_t len)
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, key, klen) && line[klen] == ':') {
-			snprintf(val, len, "%s", line + klen + 2);
-			val[strcspn(val, "\n")] = '\0';
+			const char *v = line + klen + 2;
+			size_t n = strcspn(v, "\n");
+
+			n = n < len - 1 ? n : len - 1;
+			memcpy(val, v, n);
+			val[n] = '\0';
 			break;
 		}
 	}
@@ -929,4 +942,1091 @@ static void test_export_identity(void **state)
 	close(fd1);
 	accel_buffer_unref(buf);
 	ran_case();
+}
+
+/* ---- implicit synchronisation ----------------------------------------- */
+
+/*
+ * A vgem buffer of @size bytes holding pattern @seed, and its dma-buf
+ * (read-only unless @writable: vgem keeps the dma-buf of its first
+ * export, so that decides the access mode of all later ones).
+ */
+static void vgem_buffer_mode(struct env *env, uint64_t size, uint32_t seed,
+			     bool writable, struct side *s, int *ret_fd)
+{
+	int fd = -1;
+
+	side_init(s, "raw-vgem");
+	OK(env, peer_vgem_create(env->card, size, &s->handle, &s->size));
+	s->card = env->card;
+	s->map = peer_vgem_map(env->card, s->handle, s->size);
+	assert_non_null(s->map);
+	s->map_len = s->size;
+	fill_words(s->map, s->size / 4, seed);
+	OK(env, peer_vgem_export(env->card, s->handle, writable, &fd));
+	*ret_fd = fd;
+}
+
+static void vgem_buffer(struct env *env, uint64_t size, uint32_t seed,
+			struct side *s, int *ret_fd)
+{
+	vgem_buffer_mode(env, size, seed, true, s, ret_fd);
+}
+
+static uint64_t ran_count(const uint64_t *ran)
+{
+	return __atomic_load_n(ran, __ATOMIC_ACQUIRE);
+}
+
+/* An unrelated kernel on another queue completes meanwhile: no worker is
+ * stuck waiting for the foreign fence. */
+static void expect_workers_free(struct env *env)
+{
+	struct accel_buffer *other = cpu_buffer(env, 16 * PAGE);
+	struct accel_queue *q2 = NULL;
+	struct accel_fence *f;
+
+	snprintf(env->what, sizeof(env->what),
+		 "an unrelated kernel while a fence is pending");
+	OK(env, accel_queue_new(env->cpu, 0, &q2));
+	f = launch_pattern(env, q2, other, 16 * PAGE / 4, 77);
+	OK(env, wait_unref(f, 5000 * MS));
+	accel_queue_unref(q2);
+	accel_buffer_unref(other);
+}
+
+/*
+ * The "GPU" still writes the buffer (a vgem write fence): our kernel,
+ * which reads and writes it, must not start before the fence signals,
+ * and must finish promptly once it does.
+ */
+static void test_implicit_sync_write_fence(void **state)
+{
+	struct env *env = *state;
+	const uint64_t n = 16 * PAGE / 4;
+	uint64_t ran = 0, t_attach, t_signal, t_done, i;
+	struct accel_buffer *imp;
+	struct accel_fence *f = NULL;
+	struct side g;
+	uint32_t fence;
+	int fd;
+
+	if (env->card < 0) {
+		printf("# no vgem card\n");
+		skip();
+	}
+	snprintf(env->what, sizeof(env->what), "implicit sync, write fence");
+	vgem_buffer(env, 16 * PAGE, 3, &g, &fd);
+	OK(env, accel_buffer_import_dmabuf(env->cpu, fd, 0, &imp));
+
+	OK(env, peer_vgem_attach(env->card, g.handle, true, &fence));
+	t_attach = now_ms();
+	OK(env, launch_mark(env, imp, n, 5, &ran, NULL, &f));
+
+	expect_workers_free(env);
+	snprintf(env->what, sizeof(env->what), "implicit sync, write fence");
+	assert_int_equal(accel_fence_wait(f, 300 * MS), -ETIME);
+	assert_int_equal(accel_fence_get_status(f), 0);
+	assert_int_equal(ran_count(&ran), 0);
+	/* The GPU's data is still untouched. */
+	expect_words(env, g.map, n, 3);
+
+	OK(env, peer_vgem_signal(env->card, fence));
+	t_signal = now_ms();
+	OK(env, wait_unref(f, 5000 * MS));
+	t_done = now_ms();
+	assert_true(ran_count(&ran) > 0);
+	/* Well before vgem's own 10 s timeout would have signalled it. */
+	assert_true(t_done - t_attach < 8000);
+	printf("# kernel held back %llu ms, done %llu ms after the signal\n",
+	       (unsigned long long)(t_signal - t_attach),
+	       (unsigned long long)(t_done - t_signal));
+
+	OK(env, peer_dmabuf_sync(fd, true, true, false));
+	for (i = 0; i < n; i++)
+		if (g.map[i] != word(i, 3) * 3 + 5)
+			fail_msg("word %llu: 0x%08x, expected 0x%08x",
+				 (unsigned long long)i, g.map[i],
+				 word(i, 3) * 3 + 5);
+	OK(env, peer_dmabuf_sync(fd, false, true, false));
+
+	accel_buffer_unref(imp);
+	close(fd);
+	side_free(&g);
+	ran_case();
+}
+
+/*
+ * The "GPU" only reads the buffer (a vgem read fence): our reads go
+ * ahead at once, our writes wait.
+ */
+static void test_implicit_sync_read_fence(void **state)
+{
+	struct env *env = *state;
+	const uint64_t n = 16 * PAGE / 4;
+	struct accel_buffer *imp, *imp_ro;
+	struct accel_fence *fr = NULL, *fw = NULL, *fk = NULL;
+	uint32_t fence, *host, v = 0xabcd0123;
+	uint64_t ran = 0, i;
+	struct side g;
+	int fd;
+
+	if (env->card < 0) {
+		printf("# no vgem card\n");
+		skip();
+	}
+	snprintf(env->what, sizeof(env->what), "implicit sync, read fence");
+	vgem_buffer(env, 16 * PAGE, 4, &g, &fd);
+	OK(env, accel_buffer_import_dmabuf(env->cpu, fd, 0, &imp));
+	OK(env, accel_buffer_import_dmabuf(env->cpu, fd,
+					   ACCEL_BUFFER_READ_ONLY, &imp_ro));
+	host = calloc(n, sizeof(*host));
+	assert_non_null(host);
+
+	OK(env, peer_vgem_attach(env->card, g.handle, false, &fence));
+
+	/* Readers do not wait for readers. */
+	OK(env, accel_queue_read(env->cq, imp, 0, n * 4, host, 0, NULL, &fr));
+	OK(env, wait_unref(fr, 5000 * MS));
+	expect_words(env, host, n, 4);
+	snprintf(env->what, sizeof(env->what),
+		 "a kernel reading a read-only import under a read fence");
+	assert_int_equal(kernel_check(env, imp_ro, n, 4), 0);
+
+	/* Writers do: a queue write and a kernel writing the buffer. */
+	snprintf(env->what, sizeof(env->what), "implicit sync, read fence");
+	OK(env, accel_queue_write(env->cq, imp, 0, sizeof(v), &v, 0, NULL,
+				  &fw));
+	OK(env, launch_mark(env, imp, n, 9, &ran, NULL, &fk));
+	assert_int_equal(accel_fence_wait(fw, 300 * MS), -ETIME);
+	assert_int_equal(accel_fence_get_status(fk), 0);
+	assert_int_equal(ran_count(&ran), 0);
+	expect_words(env, g.map, n, 4);
+
+	OK(env, peer_vgem_signal(env->card, fence));
+	OK(env, wait_unref(fw, 5000 * MS));
+	OK(env, wait_unref(fk, 5000 * MS));
+	assert_true(ran_count(&ran) > 0);
+	OK(env, peer_dmabuf_sync(fd, true, true, false));
+	assert_int_equal(g.map[0], v * 3 + 9);
+	for (i = 1; i < n; i++)
+		assert_int_equal(g.map[i], word(i, 4) * 3 + 9);
+	OK(env, peer_dmabuf_sync(fd, false, true, false));
+
+	free(host);
+	accel_buffer_unref(imp_ro);
+	accel_buffer_unref(imp);
+	close(fd);
+	side_free(&g);
+	ran_case();
+}
+
+/*
+ * The other direction: the "GPU" imports a buffer libaccel exported and
+ * writes it (a vgem write fence on its handle): our kernel on our own
+ * buffer waits for it too; with a read fence our reads do not.
+ */
+static void test_implicit_sync_exported(void **state)
+{
+	static const uint32_t kinds[] = { 0, ACCEL_BUFFER_DMA_HEAP };
+	struct env *env = *state;
+	const uint64_t n = 8 * PAGE / 4;
+	unsigned k, tested = 0;
+
+	if (env->card < 0) {
+		printf("# no vgem card\n");
+		skip();
+	}
+	for (k = 0; k < TEST_ARRAY_SIZE(kinds); k++) {
+		struct accel_buffer *buf = NULL;
+		struct accel_fence *f = NULL, *fr = NULL;
+		uint32_t handle, fence, *p, *host;
+		uint64_t ran = 0, i;
+		int fd, r;
+
+		snprintf(env->what, sizeof(env->what),
+			 "implicit sync on an exported %s buffer",
+			 kinds[k] ? "heap" : "udmabuf");
+		r = accel_buffer_new(env->cpu, n * 4, kinds[k], &buf);
+		if (r == 0) {
+			r = accel_buffer_export_dmabuf(buf, 0, &fd);
+			if (r < 0)
+				accel_buffer_unref(buf);
+		}
+		if (r == -EOPNOTSUPP) {
+			printf("# %s: cannot export here\n", env->what);
+			continue;
+		}
+		OK(env, r);
+		OK(env, accel_buffer_map(buf, 0, n * 4, ACCEL_MAP_WRITE,
+					 (void **)&p));
+		fill_words(p, n, 11);
+		OK(env, accel_buffer_unmap(buf, p));
+		OK(env, peer_vgem_import(env->card, fd, &handle));
+
+		/* The GPU writes: our kernel waits. */
+		OK(env, peer_vgem_attach(env->card, handle, true, &fence));
+		OK(env, launch_mark(env, buf, n, 2, &ran, NULL, &f));
+		assert_int_equal(accel_fence_wait(f, 300 * MS), -ETIME);
+		assert_int_equal(ran_count(&ran), 0);
+		OK(env, peer_vgem_signal(env->card, fence));
+		OK(env, wait_unref(f, 5000 * MS));
+		assert_true(ran_count(&ran) > 0);
+
+		/* The GPU reads: our read goes ahead, our write waits. */
+		OK(env, peer_vgem_attach(env->card, handle, false, &fence));
+		host = calloc(n, sizeof(*host));
+		assert_non_null(host);
+		OK(env, accel_queue_read(env->cq, buf, 0, n * 4, host, 0, NULL,
+					 &fr));
+		OK(env, wait_unref(fr, 5000 * MS));
+		for (i = 0; i < n; i++)
+			assert_int_equal(host[i], word(i, 11) * 3 + 2);
+		f = launch_pattern(env, env->cq, buf, n, 12);
+		assert_int_equal(accel_fence_wait(f, 300 * MS), -ETIME);
+		OK(env, peer_vgem_signal(env->card, fence));
+		OK(env, wait_unref(f, 5000 * MS));
+		OK(env, accel_buffer_map(buf, 0, n * 4, ACCEL_MAP_READ,
+					 (void **)&p));
+		expect_words(env, p, n, 12);
+		OK(env, accel_buffer_unmap(buf, p));
+
+		free(host);
+		peer_vgem_close(env->card, handle);
+		close(fd);
+		accel_buffer_unref(buf);
+		tested++;
+	}
+	if (!tested)
+		skip();
+	ran_case();
+}
+
+/* ---- sync_file import -------------------------------------------------- */
+
+static void count_cb(struct accel_fence *fence, int status, void *data)
+{
+	(void)fence;
+	if (status == 0)
+		__atomic_fetch_add((unsigned *)data, 1, __ATOMIC_RELEASE);
+}
+
+static void test_sync_file_wait(void **state)
+{
+	struct env *env = *state;
+	const uint64_t n = 4 * PAGE / 4;
+	struct accel_fence *sf = NULL, *sf2 = NULL, *f = NULL;
+	struct accel_buffer *plain;
+	struct pollfd pfd = { .events = POLLIN };
+	uint64_t ran = 0, t_signal;
+	unsigned called = 0;
+	uint32_t fence, *p;
+	struct side g;
+	int fd, sync_fd;
+
+	if (env->card < 0) {
+		printf("# no vgem card\n");
+		skip();
+	}
+	snprintf(env->what, sizeof(env->what), "sync_file import");
+	vgem_buffer(env, PAGE, 0, &g, &fd);
+	OK(env, peer_vgem_attach(env->card, g.handle, true, &fence));
+	OK(env, peer_export_sync_file(fd, false, &sync_fd));
+
+	OK(env, accel_fence_import_sync_file(env->ctx, sync_fd, &sf));
+	/* Borrowed: ours can go at once. */
+	close(sync_fd);
+	assert_int_equal(accel_fence_get_status(sf), 0);
+	assert_int_equal(accel_fence_wait(sf, 0), -ETIME);
+	assert_ptr_equal(accel_fence_get_context(sf), env->ctx);
+	OK(env, accel_fence_add_callback(sf, count_cb, &called));
+	OK(env, accel_fence_export_poll_fd(sf, &pfd.fd));
+	assert_int_equal(poll(&pfd, 1, 0), 0);
+
+	/* A kernel on a plain buffer, waiting for the GPU's fence. */
+	plain = cpu_buffer(env, n * 4);
+	OK(env, launch_mark(env, plain, n, 7, &ran, sf, &f));
+	assert_int_equal(accel_fence_wait(f, 300 * MS), -ETIME);
+	assert_int_equal(ran_count(&ran), 0);
+	assert_int_equal(__atomic_load_n(&called, __ATOMIC_ACQUIRE), 0);
+
+	OK(env, peer_vgem_signal(env->card, fence));
+	t_signal = now_ms();
+	OK(env, wait_unref(f, 5000 * MS));
+	printf("# command done %llu ms after the signal\n",
+	       (unsigned long long)(now_ms() - t_signal));
+	assert_true(ran_count(&ran) > 0);
+	assert_int_equal(accel_fence_get_status(sf), 1);
+	assert_int_equal(__atomic_load_n(&called, __ATOMIC_ACQUIRE), 1);
+	assert_int_equal(poll(&pfd, 1, 5000), 1);
+	assert_true(pfd.revents & POLLIN);
+	OK(env, accel_buffer_map(plain, 0, n * 4, ACCEL_MAP_READ, (void **)&p));
+	assert_int_equal(p[0], 7);
+	assert_int_equal(p[n - 1], 7);
+	OK(env, accel_buffer_unmap(plain, p));
+
+	/* A sync_file already signalled imports as a signalled fence. */
+	OK(env, peer_export_sync_file(fd, true, &sync_fd));
+	OK(env, accel_fence_import_sync_file(env->ctx, sync_fd, &sf2));
+	close(sync_fd);
+	assert_int_equal(accel_fence_get_status(sf2), 1);
+	assert_int_equal(accel_fence_wait(sf2, 0), 0);
+
+	accel_fence_unref(sf2);
+	close(pfd.fd);
+	accel_fence_unref(sf);
+	accel_buffer_unref(plain);
+	close(fd);
+	side_free(&g);
+	ran_case();
+}
+
+/* ---- bad input ---------------------------------------------------------- */
+
+/*
+ * A number that was an fd a moment ago; high, so that fds opened later
+ * (always the lowest free number) do not bring it back to life.
+ */
+static int closed_fd(void)
+{
+	int fd = eventfd(0, EFD_CLOEXEC), high;
+
+	assert_true(fd >= 0);
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 900);
+	close(fd);
+	if (high < 0)
+		return fd; /* a small fd limit: the best we can do */
+	close(high);
+	return high;
+}
+
+struct misc_fds {
+	int memfd, pipe[2], sock[2], event, devnull, dir, opath;
+};
+
+static void misc_open(struct misc_fds *m)
+{
+	assert_int_equal(peer_memfd(PAGE, &m->memfd), 0);
+	assert_int_equal(pipe2(m->pipe, O_CLOEXEC), 0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+				    m->sock), 0);
+	m->event = eventfd(0, EFD_CLOEXEC);
+	m->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	m->dir = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	m->opath = open("/dev/null", O_PATH | O_CLOEXEC);
+	assert_true(m->event >= 0 && m->devnull >= 0 && m->dir >= 0 &&
+		    m->opath >= 0);
+}
+
+static void misc_close(struct misc_fds *m)
+{
+	close(m->memfd);
+	close(m->pipe[0]);
+	close(m->pipe[1]);
+	close(m->sock[0]);
+	close(m->sock[1]);
+	close(m->event);
+	close(m->devnull);
+	close(m->dir);
+	close(m->opath);
+}
+
+static void expect_import(struct env *env, int fd, uint32_t flags, int err,
+			  const char *what)
+{
+	struct accel_buffer *b = TEST_SENTINEL_PTR;
+	int r = accel_buffer_import_dmabuf(env->cpu, fd, flags, &b);
+
+	if (r != err)
+		fail_msg("import of %s: %d (%s), expected %d (%s)", what, r,
+			 strerror(-r), err, strerror(-err));
+	assert_ptr_equal(b, TEST_SENTINEL_PTR);
+	if (env->drm) {
+		r = accel_buffer_import_dmabuf(env->drm, fd, flags, &b);
+		if (r != err)
+			fail_msg("import of %s into vgem: %d, expected %d",
+				 what, r, err);
+		assert_ptr_equal(b, TEST_SENTINEL_PTR);
+	}
+}
+
+static void expect_sync_import(struct env *env, int fd, int err,
+			       const char *what)
+{
+	struct accel_fence *f = TEST_SENTINEL_PTR;
+	int r = accel_fence_import_sync_file(env->ctx, fd, &f);
+
+	if (r != err)
+		fail_msg("sync_file import of %s: %d (%s), expected %d (%s)",
+			 what, r, strerror(-r), err, strerror(-err));
+	assert_ptr_equal(f, TEST_SENTINEL_PTR);
+}
+
+/* What any host can check: fds that are no dma-buf, bad arguments. */
+static void test_bad_import(void **state)
+{
+	struct env *env = *state;
+	struct accel_buffer *b = TEST_SENTINEL_PTR;
+	struct misc_fds m;
+
+	expect_import(env, closed_fd(), 0, -EBADF, "a closed fd");
+	expect_import(env, -1, 0, -EBADF, "fd -1");
+	expect_import(env, 1 << 20, 0, -EBADF, "fd 1<<20");
+	misc_open(&m);
+	expect_import(env, m.memfd, 0, -ENOTTY, "a memfd");
+	expect_import(env, m.pipe[0], 0, -ENOTTY, "a pipe's read end");
+	expect_import(env, m.pipe[1], 0, -ENOTTY, "a pipe's write end");
+	expect_import(env, m.sock[0], 0, -ENOTTY, "a socket");
+	expect_import(env, m.event, 0, -ENOTTY, "an eventfd");
+	expect_import(env, m.devnull, 0, -ENOTTY, "/dev/null");
+	expect_import(env, m.dir, 0, -ENOTTY, "a directory");
+	expect_import(env, m.opath, 0, -ENOTTY, "an O_PATH fd");
+
+	/* Arguments are checked before the fd is. */
+	expect_import(env, m.memfd, ACCEL_BUFFER_DMA_HEAP, -EINVAL,
+		      "a memfd with DMA_HEAP");
+	expect_import(env, m.memfd, 1u << 31, -EINVAL,
+		      "a memfd with an unknown flag");
+	expect_import(env, m.memfd,
+		      ACCEL_BUFFER_READ_ONLY | ACCEL_BUFFER_WRITE_ONLY,
+		      -EINVAL, "a memfd, READ_ONLY|WRITE_ONLY");
+	assert_int_equal(accel_buffer_import_dmabuf(NULL, m.memfd, 0, &b),
+			 -EINVAL);
+	assert_int_equal(accel_buffer_import_dmabuf(env->cpu, m.memfd, 0,
+						    NULL), -EINVAL);
+	assert_ptr_equal(b, TEST_SENTINEL_PTR);
+
+	/* Still usable afterwards. */
+	assert_int_equal(write(m.pipe[1], "x", 1), 1);
+	misc_close(&m);
+	ran_case();
+}
+
+static void test_bad_sync_file_import(void **state)
+{
+	struct env *env = *state;
+	struct accel_fence *f = TEST_SENTINEL_PTR;
+	struct misc_fds m;
+
+	expect_sync_import(env, closed_fd(), -EBADF, "a closed fd");
+	expect_sync_import(env, -1, -EBADF, "fd -1");
+	misc_open(&m);
+	expect_sync_import(env, m.pipe[0], -EINVAL, "a pipe");
+	expect_sync_import(env, m.pipe[1], -EINVAL, "a pipe's write end");
+	expect_sync_import(env, m.memfd, -EINVAL, "a memfd");
+	expect_sync_import(env, m.sock[0], -EINVAL, "a socket");
+	expect_sync_import(env, m.event, -EINVAL, "an eventfd");
+	expect_sync_import(env, m.devnull, -EINVAL, "/dev/null");
+	expect_sync_import(env, m.dir, -EINVAL, "a directory");
+	assert_int_equal(accel_fence_import_sync_file(NULL, m.pipe[0], &f),
+			 -EINVAL);
+	assert_int_equal(accel_fence_import_sync_file(env->ctx, m.pipe[0],
+						      NULL), -EINVAL);
+	assert_ptr_equal(f, TEST_SENTINEL_PTR);
+	misc_close(&m);
+	ran_case();
+}
+
+/* Kernel objects of the wrong kind: needs the VM's kernel. */
+static void test_bad_kernel_fds(void **state)
+{
+	struct env *env = *state;
+	int heap_fd = -1, sync_fd = -1, dev;
+	bool any = false;
+
+	if (peer_have_heap()) {
+		assert_int_equal(peer_heap_alloc(PAGE, O_RDWR, &heap_fd), 0);
+	} else if (peer_have_udmabuf()) {
+		int memfd;
+
+		assert_int_equal(peer_memfd(PAGE, &memfd), 0);
+		assert_int_equal(peer_udmabuf(memfd, 0, PAGE, &heap_fd), 0);
+		close(memfd);
+	}
+	if (heap_fd >= 0) {
+		/* A dma-buf is no sync_file, a sync_file no dma-buf. */
+		expect_sync_import(env, heap_fd, -EINVAL, "a dma-buf");
+		assert_int_equal(peer_export_sync_file(heap_fd, true,
+						       &sync_fd), 0);
+		expect_import(env, sync_fd, 0, -ENOTTY, "a sync_file");
+		close(sync_fd);
+		close(heap_fd);
+		any = true;
+	}
+	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	if (dev >= 0) {
+		expect_import(env, dev, 0, -ENOTTY, "/dev/udmabuf");
+		expect_sync_import(env, dev, -EINVAL, "/dev/udmabuf");
+		close(dev);
+		any = true;
+	}
+	dev = open("/dev/dma_heap/system", O_RDONLY | O_CLOEXEC);
+	if (dev >= 0) {
+		expect_import(env, dev, 0, -ENOTTY, "/dev/dma_heap/system");
+		close(dev);
+		any = true;
+	}
+	if (env->card >= 0) {
+		expect_import(env, env->card, 0, -ENOTTY, "a DRM card");
+		expect_sync_import(env, env->card, -EINVAL, "a DRM card");
+		any = true;
+	}
+	if (!any) {
+		printf("# no dma-buf, heap, udmabuf or DRM device here\n");
+		skip();
+	}
+	ran_case();
+}
+
+/* Any dma-buf of @size bytes holding pattern @seed (heap or udmabuf). */
+static int some_dmabuf(struct env *env, uint64_t size, uint32_t seed,
+		       int *ret_fd)
+{
+	int fd = -1, memfd;
+	uint32_t *p;
+
+	if (peer_have_heap()) {
+		OK(env, peer_heap_alloc(size, O_RDWR, &fd));
+	} else if (peer_have_udmabuf()) {
+		OK(env, peer_memfd(size, &memfd));
+		OK(env, peer_udmabuf(memfd, 0, size, &fd));
+		close(memfd);
+	} else {
+		return -EOPNOTSUPP;
+	}
+	p = peer_mmap(fd, size, true);
+	assert_non_null(p);
+	fill_words(p, size / 4, seed);
+	munmap(p, size);
+	*ret_fd = fd;
+	return 0;
+}
+
+static void test_import_ranges(void **state)
+{
+	struct env *env = *state;
+	const uint64_t size = 3 * PAGE;
+	struct accel_buffer *imp, *sub, *b = TEST_SENTINEL_PTR, *plain;
+	uint32_t host[8], *p;
+	void *ptr = TEST_SENTINEL_PTR;
+	struct accel_fence *f = TEST_SENTINEL_PTR;
+	int fd;
+
+	if (some_dmabuf(env, size, 6, &fd) < 0) {
+		printf("# no dma-buf heap or udmabuf\n");
+		skip();
+	}
+	snprintf(env->what, sizeof(env->what), "import ranges");
+	OK(env, accel_buffer_import_dmabuf(env->cpu, fd, 0, &imp));
+	assert_int_equal(accel_buffer_get_size(imp), size);
+
+	/* Sub-buffers beyond the dma-buf. */
+	assert_int_equal(accel_buffer_new_sub(imp, 0, size + 1, 0, &b),
+			 -ERANGE);
+	assert_int_equal(accel_buffer_new_sub(imp, PAGE, 2 * PAGE + 1, 0, &b),
+			 -ERANGE);
+	assert_int_equal(accel_buffer_new_sub(imp, size, 128, 0, &b), -ERANGE);
+	assert_int_equal(accel_buffer_new_sub(imp, size + PAGE, 128, 0, &b),
+			 -ERANGE);
+	assert_int_equal(accel_buffer_new_sub(imp, UINT64_MAX & ~127ull, 256,
+					      0, &b), -ERANGE);
+	assert_int_equal(accel_buffer_new_sub(imp, 128, UINT64_MAX - 127, 0,
+					      &b), -ERANGE);
+	assert_ptr_equal(b, TEST_SENTINEL_PTR);
+
+	/* Accesses beyond it. */
+	assert_int_equal(accel_buffer_map(imp, 0, size + 1, ACCEL_MAP_READ,
+					  &ptr), -ERANGE);
+	assert_int_equal(accel_buffer_map(imp, size, 1, ACCEL_MAP_READ, &ptr),
+			 -ERANGE);
+	assert_ptr_equal(ptr, TEST_SENTINEL_PTR);
+	assert_int_equal(accel_queue_read(env->cq, imp, size - 4, 8, host, 0,
+					  NULL, &f), -ERANGE);
+	assert_int_equal(accel_queue_write(env->cq, imp, size, 4, host, 0,
+					   NULL, &f), -ERANGE);
+	assert_int_equal(accel_queue_fill(env->cq, imp, size - 4, 8, host, 4,
+					  0, NULL, &f), -ERANGE);
+	plain = cpu_buffer(env, 2 * size);
+	assert_int_equal(accel_queue_copy(env->cq, plain, 0, imp, 0, size + 4,
+					  0, NULL, &f), -ERANGE);
+	assert_int_equal(accel_queue_copy(env->cq, imp, PAGE, plain, 0,
+					  size, 0, NULL, &f), -ERANGE);
+	assert_ptr_equal(f, TEST_SENTINEL_PTR);
+
+	/* A sub-buffer within it sees its range, and only that. */
+	OK(env, accel_buffer_new_sub(imp, PAGE, PAGE, 0, &sub));
+	assert_int_equal(accel_buffer_map(sub, 0, PAGE + 1, ACCEL_MAP_READ,
+					  &ptr), -ERANGE);
+	assert_int_equal(accel_queue_read(env->cq, sub, PAGE - 4, 8, host, 0,
+					  NULL, &f), -ERANGE);
+	assert_int_equal(accel_buffer_new_sub(sub, 0, 128, 0, &b), -EINVAL);
+	OK(env, accel_buffer_map(sub, 0, PAGE, ACCEL_MAP_READ, (void **)&p));
+	expect_range(env, p, PAGE / 4, PAGE / 4, 6);
+	OK(env, accel_buffer_unmap(sub, p));
+	assert_int_equal(kernel_check(env, imp, size / 4, 6), 0);
+
+	accel_buffer_unref(sub);
+	accel_buffer_unref(plain);
+	accel_buffer_unref(imp);
+	close(fd);
+	ran_case();
+}
+
+/* Every way of writing into @ro is refused, reading works. */
+static void expect_read_only(struct env *env, struct accel_buffer *ro,
+			     struct accel_queue *q, bool kernels,
+			     uint32_t seed)
+{
+	uint64_t size = accel_buffer_get_size(ro);
+	struct accel_fence *f = TEST_SENTINEL_PTR;
+	struct accel_buffer *plain, *sub;
+	struct accel_kernel *k;
+	struct accel_ndrange r = range1(size / 4);
+	void *ptr = TEST_SENTINEL_PTR;
+	uint32_t v = 0x0badf00d, *p, *host;
+
+	assert_true(accel_buffer_get_flags(ro) & ACCEL_BUFFER_READ_ONLY);
+	assert_int_equal(accel_buffer_map(ro, 0, size, ACCEL_MAP_WRITE, &ptr),
+			 -EACCES);
+	assert_int_equal(accel_buffer_map(ro, 0, size,
+					  ACCEL_MAP_READ | ACCEL_MAP_WRITE,
+					  &ptr), -EACCES);
+	assert_int_equal(accel_buffer_map(ro, 0, 4, ACCEL_MAP_WRITE_INVALIDATE,
+					  &ptr), -EACCES);
+	assert_ptr_equal(ptr, TEST_SENTINEL_PTR);
+	assert_int_equal(accel_queue_write(q, ro, 0, 4, &v, 0, NULL, &f),
+			 -EACCES);
+	assert_int_equal(accel_queue_fill(q, ro, 0, 4, &v, 4, 0, NULL, &f),
+			 -EACCES);
+	plain = NULL;
+	OK(env, accel_buffer_new(accel_queue_get_device(q), size, 0, &plain));
+	assert_int_equal(accel_queue_copy(q, plain, 0, ro, 0, 4, 0, NULL, &f),
+			 -EACCES);
+	assert_ptr_equal(f, TEST_SENTINEL_PTR);
+	/* A sub-buffer of it is no way around. */
+	OK(env, accel_buffer_new_sub(ro, PAGE, PAGE, 0, &sub));
+	assert_int_equal(accel_queue_write(q, sub, 0, 4, &v, 0, NULL, &f),
+			 -EACCES);
+	assert_int_equal(accel_buffer_map(sub, 0, 4, ACCEL_MAP_WRITE, &ptr),
+			 -EACCES);
+	accel_buffer_unref(sub);
+
+	if (kernels) {
+		/* A non-const argument could write: refused at launch. */
+		k = kernel(env, "pattern_u32");
+		OK(env, accel_kernel_set_arg_buffer(k, 0, ro));
+		OK(env, accel_kernel_set_arg_value(k, 1, sizeof(v), &v));
+		assert_int_equal(accel_queue_launch(q, k, &r, 0, NULL, &f),
+				 -EACCES);
+		assert_ptr_equal(f, TEST_SENTINEL_PTR);
+		accel_kernel_unref(k);
+		/* A const one reads. */
+		assert_int_equal(kernel_check(env, ro, size / 4, seed), 0);
+	}
+
+	/* Reads work: map, queue read, copy out. */
+	OK(env, accel_buffer_map(ro, 0, size, ACCEL_MAP_READ, (void **)&p));
+	expect_words(env, p, size / 4, seed);
+	OK(env, accel_buffer_unmap(ro, p));
+	host = calloc(1, size);
+	assert_non_null(host);
+	f = NULL;
+	OK(env, accel_queue_read(q, ro, 0, size, host, 0, NULL, &f));
+	OK(env, wait_unref(f, ACCEL_TIMEOUT_INFINITE));
+	expect_words(env, host, size / 4, seed);
+	f = NULL;
+	OK(env, accel_queue_copy(q, ro, 0, plain, 0, size, 0, NULL, &f));
+	OK(env, wait_unref(f, ACCEL_TIMEOUT_INFINITE));
+	OK(env, accel_buffer_map(plain, 0, size, ACCEL_MAP_READ, (void **)&p));
+	expect_words(env, p, size / 4, seed);
+	OK(env, accel_buffer_unmap(plain, p));
+	free(host);
+	accel_buffer_unref(plain);
+}
+
+/* A dma-buf fd opened read-only imports read-only. */
+static void test_readonly_fd_import(void **state)
+{
+	struct env *env = *state;
+	struct accel_buffer *ro, *b = TEST_SENTINEL_PTR;
+	bool any = false;
+	struct side g;
+	int fd;
+
+	if (peer_have_heap()) {
+		/*
+		 * Nothing can write it: heap memory starts zeroed, the
+		 * pattern of seed 0.
+		 */
+		snprintf(env->what, sizeof(env->what), "read-only heap fd");
+		OK(env, peer_heap_alloc(4 * PAGE, O_RDONLY, &fd));
+		assert_int_equal(fcntl(fd, F_GETFL) & O_ACCMODE, O_RDONLY);
+		OK(env, accel_buffer_import_dmabuf(env->cpu, fd, 0, &ro));
+		expect_read_only(env, ro, env->cq, true, 0);
+		accel_buffer_unref(ro);
+		/* No write access may be asked for. */
+		assert_int_equal(accel_buffer_import_dmabuf(env->cpu, fd,
+				ACCEL_BUFFER_WRITE_ONLY, &b), -EACCES);
+		assert_int_equal(accel_buffer_import_dmabuf(env->cpu, fd,
+				ACCEL_BUFFER_HOST_WRITE_ONLY, &b), -EACCES);
+		assert_ptr_equal(b, TEST_SENTINEL_PTR);
+		close(fd);
+		any = true;
+	}
+	if (env->card >= 0) {
+		/* PRIME without DRM_RDWR: a read-only dma-buf. */
+		snprintf(env->what, sizeof(env->what), "read-only vgem fd");
+		vgem_buffer_mode(env, 4 * PAGE, 8, false, &g, &fd);
+		assert_int_equal(fcntl(fd, F_GETFL) & O_ACCMODE, O_RDONLY);
+		OK(env, accel_buffer_import_dmabuf(env->cpu, fd, 0, &ro));
+		expect_read_only(env, ro, env->cq, true, 8);
+		accel_buffer_unref(ro);
+		if (env->drm) {
+			snprintf(env->what, sizeof(env->what),
+				 "read-only vgem fd in libaccel's vgem");
+			OK(env, accel_buffer_import_dmabuf(env->drm, fd, 0,
+							   &ro));
+			expect_read_only(env, ro, env->dq, false, 8);
+			accel_buffer_unref(ro);
+		}
+		/* Nothing was written. */
+		expect_words(env, g.map, 4 * PAGE / 4, 8);
+		close(fd);
+		side_free(&g);
+		any = true;
+	}
+	if (!any) {
+		printf("# no dma-buf heap, no vgem\n");
+		skip();
+	}
+	ran_case();
+}
+
+/*
+ * A read-write fd imported with ACCEL_BUFFER_READ_ONLY: accel-buffer.h
+ * says such a buffer "is mapped read-only and host writes are refused
+ * with -EACCES", and accel-queue.h that writes into a buffer imported
+ * read-only fail with -EACCES.
+ */
+static void test_readonly_flag_import(void **state)
+{
+	struct env *env = *state;
+	struct accel_buffer *ro;
+	uint32_t *p;
+	int fd;
+
+	if (some_dmabuf(env, 4 * PAGE, 10, &fd) < 0) {
+		printf("# no dma-buf heap or udmabuf\n");
+		skip();
+	}
+	snprintf(env->what, sizeof(env->what),
+		 "read-write fd imported READ_ONLY into the CPU device");
+	OK(env, accel_buffer_import_dmabuf(env->cpu, fd,
+					   ACCEL_BUFFER_READ_ONLY, &ro));
+	expect_read_only(env, ro, env->cq, true, 10);
+	accel_buffer_unref(ro);
+	if (env->drm) {
+		snprintf(env->what, sizeof(env->what),
+			 "read-write fd imported READ_ONLY into vgem");
+		OK(env, accel_buffer_import_dmabuf(env->drm, fd,
+						   ACCEL_BUFFER_READ_ONLY,
+						   &ro));
+		expect_read_only(env, ro, env->dq, false, 10);
+		accel_buffer_unref(ro);
+	}
+	p = peer_mmap(fd, 4 * PAGE, false);
+	assert_non_null(p);
+	expect_words(env, p, 4 * PAGE / 4, 10);
+	munmap(p, 4 * PAGE);
+	close(fd);
+	ran_case();
+}
+
+static void test_export_flags(void **state)
+{
+	struct env *env = *state;
+	struct accel_buffer *buf = cpu_buffer(env, 2 * PAGE), *imp;
+	int fd = 12345, dfd;
+
+	assert_int_equal(accel_buffer_export_dmabuf(buf, 1, &fd), -EINVAL);
+	assert_int_equal(accel_buffer_export_dmabuf(buf, 1u << 31, &fd),
+			 -EINVAL);
+	assert_int_equal(accel_buffer_export_dmabuf(buf, ~0u, &fd), -EINVAL);
+	assert_int_equal(accel_buffer_export_dmabuf(NULL, 0, &fd), -EINVAL);
+	assert_int_equal(accel_buffer_export_dmabuf(buf, 0, NULL), -EINVAL);
+	assert_int_equal(fd, 12345);
+	if (some_dmabuf(env, PAGE, 0, &dfd) == 0) {
+		OK(env, accel_buffer_import_dmabuf(env->cpu, dfd, 0, &imp));
+		assert_int_equal(accel_buffer_export_dmabuf(imp, 1, &fd),
+				 -EINVAL);
+		assert_int_equal(fd, 12345);
+		accel_buffer_unref(imp);
+		close(dfd);
+	}
+	if (env->drm) {
+		struct accel_buffer *g = NULL;
+
+		OK(env, accel_buffer_new(env->drm, PAGE, 0, &g));
+		assert_int_equal(accel_buffer_export_dmabuf(g, 2, &fd),
+				 -EINVAL);
+		assert_int_equal(fd, 12345);
+		accel_buffer_unref(g);
+	}
+	accel_buffer_unref(buf);
+	ran_case();
+}
+
+/* Sub-buffers of a CPU buffer export whole pages or nothing. */
+static void test_export_misaligned(void **state)
+{
+	static const struct {
+		uint64_t offset, size;
+	} bad[] = {
+		{ 128, PAGE },          /* start inside a page */
+		{ 0, 100 },             /* end inside a page */
+		{ PAGE, PAGE + 128 },
+		{ PAGE + 128, PAGE - 128 },
+		{ 128, 4 * PAGE - 128 }, /* to the end, misaligned start */
+		{ 2 * PAGE, PAGE + 50 }, /* end inside the last full page */
+	};
+	struct env *env = *state;
+	struct accel_buffer *buf = cpu_buffer(env, 4 * PAGE), *odd, *sub;
+	int fd = 12345;
+	size_t i;
+
+	for (i = 0; i < TEST_ARRAY_SIZE(bad); i++) {
+		OK(env, accel_buffer_new_sub(buf, bad[i].offset, bad[i].size, 0,
+					     &sub));
+		if (accel_buffer_export_dmabuf(sub, 0, &fd) != -EINVAL)
+			fail_msg("export of [%llu, +%llu): not -EINVAL",
+				 (unsigned long long)bad[i].offset,
+				 (unsigned long long)bad[i].size);
+		assert_int_equal(fd, 12345);
+		accel_buffer_unref(sub);
+	}
+	/* An odd-sized buffer: its tail from a misaligned start. */
+	odd = cpu_buffer(env, 3 * PAGE + 100);
+	OK(env, accel_buffer_new_sub(odd, 256, 3 * PAGE + 100 - 256, 0, &sub));
+	assert_int_equal(accel_buffer_export_dmabuf(sub, 0, &fd), -EINVAL);
+	assert_int_equal(fd, 12345);
+	accel_buffer_unref(sub);
+	accel_buffer_unref(odd);
+	accel_buffer_unref(buf);
+	ran_case();
+}
+
+/* ---- no fd leaked -------------------------------------------------------- */
+
+static void test_leak_buffers(void **state)
+{
+	struct env *env = *state;
+	bool udmabuf = peer_have_udmabuf(), heap = peer_have_heap();
+	struct accel_buffer *keep = NULL, *b, *i1, *i2, *sub;
+	int heap_fd = -1, fd, fd2, before, after, bad = closed_fd(), p[2];
+	uint32_t handle = 0;
+	uint64_t vsize;
+	unsigned n;
+
+	if (!udmabuf && !heap && env->card < 0) {
+		printf("# no udmabuf, heap or vgem\n");
+		skip();
+	}
+	snprintf(env->what, sizeof(env->what), "leak check, buffers");
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	keep = cpu_buffer(env, 4 * PAGE);
+	OK(env, accel_buffer_new_sub(keep, 128, PAGE, 0, &sub));
+	if (heap)
+		OK(env, peer_heap_alloc(PAGE, O_RDWR, &heap_fd));
+	if (env->card >= 0)
+		OK(env, peer_vgem_create(env->card, PAGE, &handle, &vsize));
+
+	before = test_count_fds();
+	for (n = 0; n < LEAK_CYCLES; n++) {
+		if (udmabuf) {
+			/* A new buffer: export, import, all gone. */
+			b = cpu_buffer(env, PAGE);
+			OK(env, accel_buffer_export_dmabuf(b, 0, &fd));
+			OK(env, accel_buffer_import_dmabuf(env->cpu, fd, 0,
+							   &i1));
+			close(fd);
+			accel_buffer_unref(b);
+			accel_buffer_unref(i1);
+			/* The long-lived one, exported again and again. */
+			OK(env, accel_buffer_export_dmabuf(keep, 0, &fd));
+			OK(env, accel_buffer_import_dmabuf(env->cpu, fd, 0,
+							   &i1));
+			OK(env, accel_buffer_export_dmabuf(i1, 0, &fd2));
+			accel_buffer_unref(i1);
+			close(fd2);
+			close(fd);
+		}
+		if (heap_fd >= 0) {
+			OK(env, accel_buffer_import_dmabuf(env->cpu, heap_fd,
+							   0, &i1));
+			accel_buffer_unref(i1);
+		}
+		if (env->card >= 0) {
+			OK(env, peer_vgem_export(env->card, handle, true,
+						 &fd));
+			OK(env, accel_buffer_import_dmabuf(env->cpu, fd, 0,
+							   &i1));
+			if (env->drm) {
+				OK(env, accel_buffer_import_dmabuf(env->drm,
+								   fd, 0,
+								   &i2));
+				accel_buffer_unref(i2);
+			}
+			accel_buffer_unref(i1);
+			close(fd);
+		}
+		/* Failures leak nothing either. */
+		b = TEST_SENTINEL_PTR;
+		assert_int_equal(accel_buffer_import_dmabuf(env->cpu, bad, 0,
+							    &b), -EBADF);
+		assert_int_equal(accel_buffer_import_dmabuf(env->cpu, p[0], 0,
+							    &b), -ENOTTY);
+		fd = 12345;
+		assert_int_equal(accel_buffer_export_dmabuf(sub, 0, &fd),
+				 -EINVAL);
+		assert_int_equal(fd, 12345);
+	}
+	after = test_count_fds();
+	printf("# %u cycles: %d fds before, %d after\n", LEAK_CYCLES, before,
+	       after);
+	assert_int_equal(after, before);
+
+	if (env->card >= 0)
+		peer_vgem_close(env->card, handle);
+	if (heap_fd >= 0)
+		close(heap_fd);
+	accel_buffer_unref(sub);
+	accel_buffer_unref(keep);
+	close(p[0]);
+	close(p[1]);
+	ran_case();
+}
+
+static void test_leak_sync_files(void **state)
+{
+	struct env *env = *state;
+	struct accel_fence *fences[LEAK_BATCH], *f;
+	int dmabuf, sync_fd, before, after, bad = closed_fd(), p[2];
+	unsigned n, i, pending = 0;
+	struct side g;
+
+	side_init(&g, "");
+	if (some_dmabuf(env, PAGE, 0, &dmabuf) < 0) {
+		printf("# no dma-buf heap or udmabuf\n");
+		skip();
+	}
+	snprintf(env->what, sizeof(env->what), "leak check, sync_files");
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	if (env->card >= 0) {
+		int vfd;
+
+		vgem_buffer(env, PAGE, 0, &g, &vfd);
+		close(vfd);
+	}
+	/* The first pending import starts the context's poller thread. */
+	if (env->card >= 0) {
+		uint32_t fence;
+		int vfd;
+
+		OK(env, peer_vgem_export(env->card, g.handle, true, &vfd));
+		OK(env, peer_vgem_attach(env->card, g.handle, true, &fence));
+		OK(env, peer_export_sync_file(vfd, false, &sync_fd));
+		OK(env, accel_fence_import_sync_file(env->ctx, sync_fd, &f));
+		OK(env, peer_vgem_signal(env->card, fence));
+		OK(env, wait_unref(f, 5000 * MS));
+		close(sync_fd);
+		close(vfd);
+	}
+
+	before = test_count_fds();
+	/* Signalled sync_files (nothing attached to a fresh dma-buf). */
+	for (n = 0; n < LEAK_CYCLES; n++) {
+		OK(env, peer_export_sync_file(dmabuf, true, &sync_fd));
+		OK(env, accel_fence_import_sync_file(env->ctx, sync_fd, &f));
+		close(sync_fd);
+		assert_int_equal(accel_fence_get_status(f), 1);
+		accel_fence_unref(f);
+		f = TEST_SENTINEL_PTR;
+		assert_int_equal(accel_fence_import_sync_file(env->ctx, bad,
+							      &f), -EBADF);
+		assert_int_equal(accel_fence_import_sync_file(env->ctx, p[0],
+							      &f), -EINVAL);
+	}
+	/* Pending ones, watched by the poller until vgem signals them. */
+	for (n = 0; env->card >= 0 && n < LEAK_CYCLES / LEAK_BATCH; n++) {
+		uint32_t fence;
+		int vfd;
+
+		OK(env, peer_vgem_export(env->card, g.handle, true, &vfd));
+		OK(env, peer_vgem_attach(env->card, g.handle, true, &fence));
+		OK(env, peer_export_sync_file(vfd, false, &sync_fd));
+		for (i = 0; i < LEAK_BATCH; i++)
+			OK(env, accel_fence_import_sync_file(env->ctx, sync_fd,
+							     &fences[i]));
+		close(sync_fd);
+		close(vfd);
+		for (i = 0; i < LEAK_BATCH; i++)
+			pending += accel_fence_get_status(fences[i]) == 0;
+		OK(env, peer_vgem_signal(env->card, fence));
+		for (i = 0; i < LEAK_BATCH; i++)
+			OK(env, wait_unref(fences[i], 5000 * MS));
+	}
+	after = test_count_fds();
+	printf("# %u signalled and %u pending sync_file imports: %d fds "
+	       "before, %d after\n", LEAK_CYCLES, pending, before, after);
+	assert_int_equal(after, before);
+	if (env->card >= 0) {
+		assert_int_equal(pending, LEAK_CYCLES);
+		side_free(&g);
+	}
+	close(p[0]);
+	close(p[1]);
+	close(dmabuf);
+	ran_case();
+}
+
+int main(void)
+{
+#define CASE(fn) cmocka_unit_test_setup_teardown(fn, env_setup, env_teardown)
+	const struct CMUnitTest tests[] = {
+		CASE(test_roundtrip_cpu_udmabuf),
+		CASE(test_roundtrip_cpu_heap),
+		CASE(test_roundtrip_raw_heap),
+		CASE(test_roundtrip_raw_udmabuf),
+		CASE(test_roundtrip_libaccel_vgem),
+		CASE(test_roundtrip_raw_vgem),
+		CASE(test_export_identity),
+		cmocka_unit_test_setup_teardown(test_implicit_sync_write_fence,
+						env_setup_one_worker,
+						env_teardown),
+		cmocka_unit_test_setup_teardown(test_implicit_sync_read_fence,
+						env_setup_one_worker,
+						env_teardown),
+		CASE(test_implicit_sync_exported),
+		CASE(test_sync_file_wait),
+		CASE(test_bad_import),
+		CASE(test_bad_sync_file_import),
+		CASE(test_bad_kernel_fds),
+		CASE(test_import_ranges),
+		CASE(test_readonly_fd_import),
+		CASE(test_readonly_flag_import),
+		CASE(test_export_flags),
+		CASE(test_export_misaligned),
+		CASE(test_leak_buffers),
+		CASE(test_leak_sync_files),
+	};
+#undef CASE
+	int r;
+
+	r = TEST_RUN_GROUP("sharing", tests);
+	if (r == 0 && n_ran == 0) {
+		printf("# SKIP: no case could run here (needs udmabuf, the "
+		       "system dma-buf heap or vgem: the kernel test tier)\n");
+		return TEST_EXIT_SKIP;
+	}
+	return r ? 1 : 0;
 }
