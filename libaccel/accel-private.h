@@ -342,6 +342,10 @@ struct accel_cmd {
 	} u;
 };
 
+/* fill.c: repeat a @psize-byte pattern over @len bytes (a multiple of it). */
+void accel_fill_pattern(uint8_t *dst, uint64_t len, const uint8_t *pattern,
+			uint32_t psize);
+
 /* queue.c: common checks of a submission (queue and wait list). */
 int accel_queue_check_wait(struct accel_queue *queue, uint32_t n_wait,
 			   struct accel_fence *const *wait);

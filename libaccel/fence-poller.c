@@ -48,12 +48,8 @@ static void poller_free(struct accel_poller *p)
 	free(p);
 }
 
-static void entry_fire(struct accel_poller *p, struct poll_entry *e)
+static void entry_unlink(struct accel_poller *p, struct poll_entry *e)
 {
-	struct accel_fence *fence = e->fence;
-	int status;
-
-	epoll_ctl(p->epfd, EPOLL_CTL_DEL, e->fd, NULL);
 	pthread_mutex_lock(&p->lock);
 	if (e->prev)
 		e->prev->next = e->next;
@@ -62,6 +58,15 @@ static void entry_fire(struct accel_poller *p, struct poll_entry *e)
 	if (e->next)
 		e->next->prev = e->prev;
 	pthread_mutex_unlock(&p->lock);
+}
+
+static void entry_fire(struct accel_poller *p, struct poll_entry *e)
+{
+	struct accel_fence *fence = e->fence;
+	int status;
+
+	epoll_ctl(p->epfd, EPOLL_CTL_DEL, e->fd, NULL);
+	entry_unlink(p, e);
 
 	status = accel_sync_file_status(e->fd);
 	close(e->fd);
@@ -204,14 +209,7 @@ int accel_fence_from_sync_file(struct accel_context *ctx, int fd,
 	ev.data.ptr = e;
 	if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
 		r = -errno;
-		pthread_mutex_lock(&p->lock);
-		if (e->prev)
-			e->prev->next = e->next;
-		else
-			p->entries = e->next;
-		if (e->next)
-			e->next->prev = e->prev;
-		pthread_mutex_unlock(&p->lock);
+		entry_unlink(p, e);
 		close(fd);
 		accel_fence_unref(e->fence);
 		free(e);

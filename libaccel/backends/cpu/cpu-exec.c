@@ -147,26 +147,6 @@ static void launch_run(const struct accel_launch *l, struct cpu_scratch *s,
 	}
 }
 
-/* Repeat a @psize-byte pattern over @len bytes (a multiple of @psize). */
-static void fill_pattern(uint8_t *dst, uint64_t len, const uint8_t *pattern,
-			 uint32_t psize)
-{
-	uint64_t done;
-
-	if (psize == 1) {
-		memset(dst, pattern[0], len);
-		return;
-	}
-	memcpy(dst, pattern, psize);
-	/* Double what is there: few, growing memcpy calls. */
-	for (done = psize; done < len;) {
-		uint64_t n = MIN(done, len - done);
-
-		memcpy(dst + done, dst, n);
-		done += n;
-	}
-}
-
 static uint64_t xfer_size(const struct accel_cmd *cmd)
 {
 	switch (cmd->type) {
@@ -209,7 +189,7 @@ static void xfer_run(struct accel_cmd *cmd, uint64_t b, uint64_t e)
 		break;
 	case ACCEL_CMD_FILL:
 		/* start is a multiple of XFER_CHUNK, so of the pattern size. */
-		fill_pattern((uint8_t *)cmd->u.fill.buf->host_ptr +
+		accel_fill_pattern((uint8_t *)cmd->u.fill.buf->host_ptr +
 				     cmd->u.fill.offset + start,
 			     len, cmd->u.fill.pattern,
 			     cmd->u.fill.pattern_size);

@@ -46,26 +46,6 @@ static struct accel_cmd **cmd_next(struct accel_cmd *cmd)
 	return (struct accel_cmd **)&cmd->backend_priv[0];
 }
 
-/* Repeat a @psize-byte pattern over @len bytes (a multiple of @psize). */
-static void fill_pattern(uint8_t *dst, uint64_t len, const uint8_t *pattern,
-			 uint32_t psize)
-{
-	uint64_t done;
-
-	if (psize == 1) {
-		memset(dst, pattern[0], len);
-		return;
-	}
-	memcpy(dst, pattern, psize);
-	/* Double what is there: few, growing copies. */
-	for (done = psize; done < len;) {
-		uint64_t n = MIN(done, len - done);
-
-		memcpy(dst + done, dst, n);
-		done += n;
-	}
-}
-
 static void access_add(struct access *a, unsigned *n, struct accel_buffer *buf,
 		       bool read, bool write)
 {
@@ -170,7 +150,7 @@ static int transfer(struct accel_cmd *cmd)
 				cmd->u.copy.size);
 			break;
 		case ACCEL_CMD_FILL:
-			fill_pattern(host(cmd->u.fill.buf, cmd->u.fill.offset),
+			accel_fill_pattern(host(cmd->u.fill.buf, cmd->u.fill.offset),
 				     cmd->u.fill.size, cmd->u.fill.pattern,
 				     cmd->u.fill.pattern_size);
 			break;
