@@ -10,7 +10,9 @@
  *     buffer + a read of its first and last word + accel_buffer_unmap()
  *     + accel_buffer_unref()
  * timed as a whole and by phase; the median over many samples is shown
- * next to what one memcpy() of the same size costs on this machine.
+ * next to what the kernel alone charges for the same (mmap, DMA_BUF_IOCTL_SYNC
+ * around the two reads, munmap: what libaccel does underneath) and what
+ * one memcpy() of the same size costs on this machine.
  *
  * Needs /dev/dma_heap/system or /dev/udmabuf, which build machines lack:
  *     tests/kernel/vm-run.sh -- build/bench/dmabuf-import
@@ -31,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/dma-buf.h>
 #include <linux/dma-heap.h>
 #include <linux/udmabuf.h>
 
@@ -48,6 +51,7 @@ enum phase { PH_IMPORT, PH_MAP, PH_RELEASE, PH_TOTAL, N_PHASES };
 struct result {
 	double median[N_PHASES]; /* microseconds */
 	double p90_total;
+	double raw_us;           /* the same without libaccel (median) */
 	double copy_us;          /* one memcpy() of the size */
 };
 
@@ -177,6 +181,50 @@ static int sample(struct accel_device *dev, int fd, uint64_t size,
 	return r;
 }
 
+/* Sync a dma-buf for CPU access (start or end), as libaccel does. */
+static void cpu_access(int fd, bool start)
+{
+	struct dma_buf_sync sync = {
+		.flags = (start ? DMA_BUF_SYNC_START : DMA_BUF_SYNC_END) |
+			 DMA_BUF_SYNC_RW,
+	};
+
+	ioctl(fd, DMA_BUF_IOCTL_SYNC, &sync);
+}
+
+/*
+ * The floor: what the kernel charges for mapping the dma-buf, bracketing
+ * two reads with DMA_BUF_IOCTL_SYNC and unmapping it. Median, in us.
+ */
+static double raw_us(int fd, uint64_t size, unsigned iterations,
+		     volatile uint32_t *sink)
+{
+	uint64_t *t = calloc(iterations, sizeof(*t));
+	unsigned i;
+	double r;
+
+	if (!t)
+		return 0;
+	for (i = 0; i < iterations; i++) {
+		uint64_t t0 = now_ns();
+		uint32_t *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, fd, 0);
+
+		if (p == MAP_FAILED) {
+			free(t);
+			return 0;
+		}
+		cpu_access(fd, true);
+		*sink += p[0] + p[size / 4 - 1];
+		cpu_access(fd, false);
+		munmap(p, size);
+		t[i] = now_ns() - t0;
+	}
+	r = pct_us(t, iterations, 50);
+	free(t);
+	return r;
+}
+
 /* The median of a few memcpy()s of @size bytes out of the dma-buf @fd. */
 static double copy_us(int fd, uint64_t size)
 {
@@ -233,6 +281,7 @@ static int measure(struct accel_device *dev, const struct source *s,
 		for (ph = 0; ph < N_PHASES; ph++)
 			res->median[ph] = pct_us(v[ph], iterations, 50);
 		res->p90_total = pct_us(v[PH_TOTAL], iterations, 90);
+		res->raw_us = raw_us(fd, size, iterations, &sink);
 		res->copy_us = copy_us(fd, size);
 	}
 	for (ph = 0; ph < N_PHASES; ph++)
@@ -353,14 +402,18 @@ int main(int argc, char **argv)
 	       "warm-up per line\n", accel_get_version(), iterations, warmup);
 	print_machine("start");
 	printf("sample = import + map whole buffer + read first/last word + "
-	       "unmap + unref (us)\n\n");
-	printf("%-8s %7s | %9s %9s | %9s %9s %9s | %10s %9s\n", "source",
-	       "size", "median", "p90", "import", "map", "release",
-	       "memcpy", "x copy");
+	       "unmap + unref (us)\n"
+	       "kernel = mmap + DMA_BUF_IOCTL_SYNC + the same reads + munmap, "
+	       "no libaccel (us)\n"
+	       "x copy = sample / one memcpy() of the size\n\n");
+	printf("%-8s %7s | %9s %9s | %9s %9s %9s | %9s | %10s %8s\n",
+	       "source", "size", "median", "p90", "import", "map", "release",
+	       "kernel", "memcpy", "x copy");
 	printf("-----------------+---------------------+"
-	       "-------------------------------+---------------------\n");
+	       "-------------------------------+-----------+"
+	       "--------------------\n");
 	for (s = 0; s < sizeof(sources) / sizeof(sources[0]); s++) {
-		double first = 0, last = 0;
+		double first = 0, last = 0, raw_first = 0, raw_last = 0;
 
 		if (access(sources[s].node, R_OK) < 0) {
 			printf("%-8s: skipped, no %s (%s)\n", sources[s].name,
@@ -382,23 +435,28 @@ int main(int argc, char **argv)
 				continue;
 			}
 			printf("%-8s %7s | %9.1f %9.1f | %9.1f %9.1f %9.1f | "
-			       "%10.1f %8.3fx\n", sources[s].name, name,
-			       res.median[PH_TOTAL], res.p90_total,
+			       "%9.1f | %10.1f %7.3fx\n", sources[s].name,
+			       name, res.median[PH_TOTAL], res.p90_total,
 			       res.median[PH_IMPORT], res.median[PH_MAP],
-			       res.median[PH_RELEASE], res.copy_us,
+			       res.median[PH_RELEASE], res.raw_us, res.copy_us,
 			       res.copy_us > 0 ?
 				       res.median[PH_TOTAL] / res.copy_us :
 				       0.0);
-			if (i == 0)
+			if (i == 0) {
 				first = res.median[PH_TOTAL];
-			if (i == N_SIZES - 1)
+				raw_first = res.raw_us;
+			}
+			if (i == N_SIZES - 1) {
 				last = res.median[PH_TOTAL];
+				raw_last = res.raw_us;
+			}
 			ran++;
 		}
-		if (first > 0 && last > 0)
+		if (first > 0 && last > 0 && raw_first > 0)
 			printf("%-8s: 64 MiB is 16384x the size of 4 KiB and "
-			       "costs %.1fx as much\n", sources[s].name,
-			       last / first);
+			       "costs %.1fx as much (the kernel alone: %.1fx)\n",
+			       sources[s].name, last / first,
+			       raw_last / raw_first);
 	}
 	printf("\n");
 	print_machine("end");

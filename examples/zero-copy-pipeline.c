@@ -11,15 +11,15 @@
  *   3. libaccel imports the dma-buf into its CPU device: no copy, the
  *      libaccel buffer *is* the GPU's pages;
  *   4. the example proves it: both mappings are views of one dma-buf,
- *      a write through either is seen through the other, and (as root)
- *      both resolve to the same physical page frames;
+ *      a write through either is seen through the other, and where
+ *      /proc/self/pagemap shows them (root, not VM_PFNMAP) both resolve
+ *      to the same physical page frames;
  *   5. the GPU is still busy with the frame (a vgem fence); libaccel's
  *      kernel waits for that fence by itself (implicit synchronisation);
  *   6. a native kernel inverts the frame's colours in place;
  *   7. the GPU's own mapping sees the result.
  *
- * Needs vgem (and root to see physical frames), which build machines
- * lack: run it in the kernel test tier,
+ * Needs vgem, which build machines lack: run it in the kernel test tier,
  *     tests/kernel/vm-run.sh -- build/examples/zero-copy-pipeline
  * Exit status: 0 verified with no copy, 1 on any failure (or if a copy was
  * made), 77 if this machine has no vgem.
@@ -244,8 +244,13 @@ static void mapping_of(const void *addr, char *line, size_t len)
 	fclose(f);
 }
 
-/* The physical frame behind @addr (0 if unknown: needs CAP_SYS_ADMIN). */
-static uint64_t frame_of(const void *addr)
+/*
+ * The physical frame behind @addr from /proc/self/pagemap: > 0, or 0 when
+ * the kernel hides frame numbers (without CAP_SYS_ADMIN), or -1 when it
+ * does not describe the mapping at all (VM_PFNMAP mappings, which is how
+ * many drivers map their buffers, show as holes).
+ */
+static int64_t frame_of(const void *addr)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t entry = 0;
@@ -253,14 +258,16 @@ static uint64_t frame_of(const void *addr)
 
 	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
+		return -1;
 	if (pread(fd, &entry, sizeof(entry),
 		  (off_t)((uintptr_t)addr / (uintptr_t)page * 8)) !=
 	    sizeof(entry))
 		entry = 0;
 	close(fd);
 	/* Bit 63: present; bits 0-54: the page frame number. */
-	return (entry >> 63) ? entry & ((1ull << 55) - 1) : 0;
+	if (!(entry >> 63))
+		return -1;
+	return (int64_t)(entry & ((1ull << 55) - 1));
 }
 
 /*
@@ -272,7 +279,7 @@ static bool prove_no_copy(struct gpu_frame *g, uint32_t *host)
 	char line[512];
 	uint32_t saved, *gp = pixel(g, g->map, 17, 200);
 	uint32_t *hp = pixel(g, host, 17, 200);
-	uint64_t pfn_gpu, pfn_host;
+	int64_t pfn_gpu, pfn_host;
 	bool ok = true;
 
 	/* 1. libaccel's pointer lies in a shared mapping of a dma-buf. */
@@ -303,17 +310,20 @@ static bool prove_no_copy(struct gpu_frame *g, uint32_t *host)
 	if (ok)
 		printf("  writes through either mapping show in the other\n");
 
-	/* 3. The same physical page frames (the kernel shows them to root). */
+	/* 3. The same physical page frames, where the kernel shows them. */
 	pfn_gpu = frame_of(gp);
 	pfn_host = frame_of(hp);
-	if (pfn_gpu && pfn_host) {
+	if (pfn_gpu > 0 && pfn_host > 0) {
 		printf("  physical frame: 0x%" PRIx64 " (GPU), 0x%" PRIx64
-		       " (libaccel)\n", pfn_gpu, pfn_host);
+		       " (libaccel)\n", (uint64_t)pfn_gpu,
+		       (uint64_t)pfn_host);
 		if (pfn_gpu != pfn_host)
 			ok = false;
+	} else if (pfn_gpu == 0 || pfn_host == 0) {
+		printf("  physical frames: hidden (needs CAP_SYS_ADMIN)\n");
 	} else {
-		printf("  physical frames: not visible (needs "
-		       "CAP_SYS_ADMIN)\n");
+		printf("  physical frames: not in /proc/self/pagemap (the "
+		       "driver maps them as VM_PFNMAP)\n");
 	}
 	return ok;
 }

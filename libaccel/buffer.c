@@ -430,8 +430,11 @@ ACCEL_EXPORT int accel_buffer_import_dmabuf(struct accel_device *dev, int fd,
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0)
 		return -errno;
-	if ((fl & O_ACCMODE) == O_RDONLY) {
-		/* A read-only dma-buf: nobody may write through us. */
+	/*
+	 * A read-only dma-buf, or one imported read-only: nobody may write
+	 * through us, neither kernels nor the host (it is mapped read-only).
+	 */
+	if ((fl & O_ACCMODE) == O_RDONLY || (flags & ACCEL_BUFFER_READ_ONLY)) {
 		if (flags & (ACCEL_BUFFER_WRITE_ONLY |
 			     ACCEL_BUFFER_HOST_WRITE_ONLY))
 			return -EACCES;

@@ -179,9 +179,12 @@ int accel_buffer_export_dmabuf(struct accel_buffer *buf, uint32_t flags,
  * @param fd a dma-buf file descriptor
  * @param flags ACCEL_BUFFER_* access flags (not DMA_HEAP); with
  *        ACCEL_BUFFER_READ_ONLY (or an fd opened read-only) the buffer is
- *        mapped read-only and host writes are refused with -EACCES
+ *        mapped read-only, gets ACCEL_BUFFER_HOST_READ_ONLY unless another
+ *        host flag is given, and every write through libaccel (host maps,
+ *        queue writes, kernels) is refused with -EACCES
  * @return 0, -EBADF (@p fd is not open), -ENOTTY (@p fd is not a dma-buf),
- *         -EINVAL (NULL argument, bad flags), -EOPNOTSUPP (the device
+ *         -EINVAL (NULL argument, bad flags), -EACCES (WRITE_ONLY or
+ *         HOST_WRITE_ONLY on a read-only import), -EOPNOTSUPP (the device
  *         cannot import dma-bufs), -E2BIG, -ENOMEM, or the kernel's errno
  */
 int accel_buffer_import_dmabuf(struct accel_device *dev, int fd,

@@ -717,9 +717,9 @@ static void make_importer(struct env *env, enum imp imp, int fd,
 	case IMP_VGEM:
 		/*
 		 * The driver attaches to the dma-buf and maps it for its
-		 * device. A driver refuses its own CPU mapping (MAP_DUMB) of
-		 * a foreign object: the CPU goes through the dma-buf, as
-		 * drm_gem_prime_mmap() would.
+		 * device. It refuses a CPU mapping of its own (MAP_DUMB) of
+		 * a foreign object: the CPU goes through the dma-buf, which
+		 * is what DRM does for imported objects anyway.
 		 */
 		OK(env, peer_vgem_import(env->card, fd, &s->handle));
 		s->card = env->card;
@@ -978,8 +978,10 @@ static uint64_t ran_count(const uint64_t *ran)
 	return __atomic_load_n(ran, __ATOMIC_ACQUIRE);
 }
 
-/* An unrelated kernel on another queue completes meanwhile: no worker is
- * stuck waiting for the foreign fence. */
+/*
+ * An unrelated kernel on another queue completes meanwhile: no worker is
+ * stuck waiting for the foreign fence.
+ */
 static void expect_workers_free(struct env *env)
 {
 	struct accel_buffer *other = cpu_buffer(env, 16 * PAGE);
@@ -1572,57 +1574,127 @@ static void test_import_ranges(void **state)
 	ran_case();
 }
 
-/* Every way of writing into @ro is refused, reading works. */
-static void expect_read_only(struct env *env, struct accel_buffer *ro,
-			     struct accel_queue *q, bool kernels,
+/* Collects unexpected results, so one failure lists all of them. */
+struct verdicts {
+	char text[1024];
+	size_t len;
+};
+
+static void verdict_text(struct verdicts *v, const char *text)
+{
+	int n;
+
+	if (v->len >= sizeof(v->text) - 1)
+		return;
+	n = snprintf(v->text + v->len, sizeof(v->text) - v->len, "\n    %s",
+		     text);
+	if (n > 0)
+		v->len += (size_t)n;
+	if (v->len >= sizeof(v->text))
+		v->len = sizeof(v->text) - 1;
+}
+
+static void verdict(struct verdicts *v, const char *what, int got, int want)
+{
+	char text[160];
+
+	if (got == want)
+		return;
+	snprintf(text, sizeof(text), "%s: %d (%s), expected %d (%s)", what,
+		 got, strerror(-got), want, strerror(-want));
+	verdict_text(v, text);
+}
+
+/*
+ * Record the result of a command that must be refused with -EACCES; drop
+ * the fence it returned if it was accepted after all.
+ */
+static void refused(struct verdicts *v, const char *what, int rc,
+		    struct accel_fence **f)
+{
+	verdict(v, what, rc, -EACCES);
+	if (*f == TEST_SENTINEL_PTR)
+		return;
+	if (rc < 0) {
+		verdict_text(v, "a failed command wrote its fence out-param");
+	} else {
+		accel_fence_wait(*f, ACCEL_TIMEOUT_INFINITE);
+		accel_fence_unref(*f);
+	}
+	*f = TEST_SENTINEL_PTR;
+}
+
+/*
+ * Every way of writing into @ro is refused, reading works. Returns false
+ * (having printed what was let through, and released what it made) when
+ * a write was not refused, so that the caller can clean up before failing.
+ */
+static bool expect_read_only(struct env *env, struct accel_buffer *ro,
+			     struct accel_queue *q, bool with_kernels,
 			     uint32_t seed)
 {
 	uint64_t size = accel_buffer_get_size(ro);
 	struct accel_fence *f = TEST_SENTINEL_PTR;
-	struct accel_buffer *plain, *sub;
+	struct accel_buffer *plain = NULL, *sub;
 	struct accel_kernel *k;
 	struct accel_ndrange r = range1(size / 4);
+	struct verdicts v = { .len = 0 };
 	void *ptr = TEST_SENTINEL_PTR;
-	uint32_t v = 0x0badf00d, *p, *host;
+	uint32_t val = 0x0badf00d, *p, *host;
+	int rc;
 
-	assert_true(accel_buffer_get_flags(ro) & ACCEL_BUFFER_READ_ONLY);
-	assert_int_equal(accel_buffer_map(ro, 0, size, ACCEL_MAP_WRITE, &ptr),
-			 -EACCES);
-	assert_int_equal(accel_buffer_map(ro, 0, size,
-					  ACCEL_MAP_READ | ACCEL_MAP_WRITE,
-					  &ptr), -EACCES);
-	assert_int_equal(accel_buffer_map(ro, 0, 4, ACCEL_MAP_WRITE_INVALIDATE,
-					  &ptr), -EACCES);
-	assert_ptr_equal(ptr, TEST_SENTINEL_PTR);
-	assert_int_equal(accel_queue_write(q, ro, 0, 4, &v, 0, NULL, &f),
-			 -EACCES);
-	assert_int_equal(accel_queue_fill(q, ro, 0, 4, &v, 4, 0, NULL, &f),
-			 -EACCES);
-	plain = NULL;
+	if (!(accel_buffer_get_flags(ro) & ACCEL_BUFFER_READ_ONLY))
+		verdict_text(&v, "flags lack ACCEL_BUFFER_READ_ONLY");
+	rc = accel_buffer_map(ro, 0, size, ACCEL_MAP_WRITE, &ptr);
+	verdict(&v, "map WRITE", rc, -EACCES);
+	if (rc == 0)
+		accel_buffer_unmap(ro, ptr);
+	ptr = TEST_SENTINEL_PTR;
+	rc = accel_buffer_map(ro, 0, size, ACCEL_MAP_READ | ACCEL_MAP_WRITE,
+			      &ptr);
+	verdict(&v, "map READ|WRITE", rc, -EACCES);
+	if (rc == 0)
+		accel_buffer_unmap(ro, ptr);
+	ptr = TEST_SENTINEL_PTR;
+	rc = accel_buffer_map(ro, 0, 4, ACCEL_MAP_WRITE_INVALIDATE, &ptr);
+	verdict(&v, "map WRITE_INVALIDATE", rc, -EACCES);
+	if (rc == 0)
+		accel_buffer_unmap(ro, ptr);
+	/* Writes below would change the data: nothing may be enqueued. */
+	refused(&v, "queue write",
+		accel_queue_write(q, ro, 0, 4, &val, 0, NULL, &f), &f);
+	refused(&v, "queue fill",
+		accel_queue_fill(q, ro, 0, 4, &val, 4, 0, NULL, &f), &f);
 	OK(env, accel_buffer_new(accel_queue_get_device(q), size, 0, &plain));
-	assert_int_equal(accel_queue_copy(q, plain, 0, ro, 0, 4, 0, NULL, &f),
-			 -EACCES);
-	assert_ptr_equal(f, TEST_SENTINEL_PTR);
+	refused(&v, "copy into it",
+		accel_queue_copy(q, plain, 0, ro, 0, 4, 0, NULL, &f), &f);
 	/* A sub-buffer of it is no way around. */
 	OK(env, accel_buffer_new_sub(ro, PAGE, PAGE, 0, &sub));
-	assert_int_equal(accel_queue_write(q, sub, 0, 4, &v, 0, NULL, &f),
-			 -EACCES);
-	assert_int_equal(accel_buffer_map(sub, 0, 4, ACCEL_MAP_WRITE, &ptr),
-			 -EACCES);
+	refused(&v, "queue write into a sub-buffer",
+		accel_queue_write(q, sub, 0, 4, &val, 0, NULL, &f), &f);
+	ptr = TEST_SENTINEL_PTR;
+	rc = accel_buffer_map(sub, 0, 4, ACCEL_MAP_WRITE, &ptr);
+	verdict(&v, "map WRITE of a sub-buffer", rc, -EACCES);
+	if (rc == 0)
+		accel_buffer_unmap(sub, ptr);
 	accel_buffer_unref(sub);
-
-	if (kernels) {
+	if (with_kernels) {
 		/* A non-const argument could write: refused at launch. */
 		k = kernel(env, "pattern_u32");
 		OK(env, accel_kernel_set_arg_buffer(k, 0, ro));
-		OK(env, accel_kernel_set_arg_value(k, 1, sizeof(v), &v));
-		assert_int_equal(accel_queue_launch(q, k, &r, 0, NULL, &f),
-				 -EACCES);
-		assert_ptr_equal(f, TEST_SENTINEL_PTR);
+		OK(env, accel_kernel_set_arg_value(k, 1, sizeof(val), &val));
+		refused(&v, "launch with a non-const buffer argument",
+			accel_queue_launch(q, k, &r, 0, NULL, &f), &f);
 		accel_kernel_unref(k);
-		/* A const one reads. */
-		assert_int_equal(kernel_check(env, ro, size / 4, seed), 0);
 	}
+	if (v.len) {
+		printf("# FAILED %s:%s\n", env->what, v.text);
+		accel_buffer_unref(plain);
+		return false;
+	}
+	/* A const one reads. */
+	if (with_kernels)
+		assert_int_equal(kernel_check(env, ro, size / 4, seed), 0);
 
 	/* Reads work: map, queue read, copy out. */
 	OK(env, accel_buffer_map(ro, 0, size, ACCEL_MAP_READ, (void **)&p));
@@ -1642,6 +1714,7 @@ static void expect_read_only(struct env *env, struct accel_buffer *ro,
 	OK(env, accel_buffer_unmap(plain, p));
 	free(host);
 	accel_buffer_unref(plain);
+	return true;
 }
 
 /* A dma-buf fd opened read-only imports read-only. */
@@ -1649,7 +1722,7 @@ static void test_readonly_fd_import(void **state)
 {
 	struct env *env = *state;
 	struct accel_buffer *ro, *b = TEST_SENTINEL_PTR;
-	bool any = false;
+	bool any = false, ok = true;
 	struct side g;
 	int fd;
 
@@ -1662,7 +1735,7 @@ static void test_readonly_fd_import(void **state)
 		OK(env, peer_heap_alloc(4 * PAGE, O_RDONLY, &fd));
 		assert_int_equal(fcntl(fd, F_GETFL) & O_ACCMODE, O_RDONLY);
 		OK(env, accel_buffer_import_dmabuf(env->cpu, fd, 0, &ro));
-		expect_read_only(env, ro, env->cq, true, 0);
+		ok &= expect_read_only(env, ro, env->cq, true, 0);
 		accel_buffer_unref(ro);
 		/* No write access may be asked for. */
 		assert_int_equal(accel_buffer_import_dmabuf(env->cpu, fd,
@@ -1679,18 +1752,19 @@ static void test_readonly_fd_import(void **state)
 		vgem_buffer_mode(env, 4 * PAGE, 8, false, &g, &fd);
 		assert_int_equal(fcntl(fd, F_GETFL) & O_ACCMODE, O_RDONLY);
 		OK(env, accel_buffer_import_dmabuf(env->cpu, fd, 0, &ro));
-		expect_read_only(env, ro, env->cq, true, 8);
+		ok &= expect_read_only(env, ro, env->cq, true, 8);
 		accel_buffer_unref(ro);
 		if (env->drm) {
 			snprintf(env->what, sizeof(env->what),
 				 "read-only vgem fd in libaccel's vgem");
 			OK(env, accel_buffer_import_dmabuf(env->drm, fd, 0,
 							   &ro));
-			expect_read_only(env, ro, env->dq, false, 8);
+			ok &= expect_read_only(env, ro, env->dq, false, 8);
 			accel_buffer_unref(ro);
 		}
 		/* Nothing was written. */
-		expect_words(env, g.map, 4 * PAGE / 4, 8);
+		if (ok)
+			expect_words(env, g.map, 4 * PAGE / 4, 8);
 		close(fd);
 		side_free(&g);
 		any = true;
@@ -1700,6 +1774,9 @@ static void test_readonly_fd_import(void **state)
 		skip();
 	}
 	ran_case();
+	if (!ok)
+		fail_msg("writes into a read-only import were let through "
+			 "(listed above)");
 }
 
 /*
@@ -1712,6 +1789,7 @@ static void test_readonly_flag_import(void **state)
 {
 	struct env *env = *state;
 	struct accel_buffer *ro;
+	bool ok = true;
 	uint32_t *p;
 	int fd;
 
@@ -1719,11 +1797,14 @@ static void test_readonly_flag_import(void **state)
 		printf("# no dma-buf heap or udmabuf\n");
 		skip();
 	}
-	snprintf(env->what, sizeof(env->what),
-		 "read-write fd imported READ_ONLY into the CPU device");
+	/* Read-only for kernels and for the host. */
+	snprintf(env->what, sizeof(env->what), "read-write fd imported "
+		 "READ_ONLY|HOST_READ_ONLY into the CPU device");
 	OK(env, accel_buffer_import_dmabuf(env->cpu, fd,
-					   ACCEL_BUFFER_READ_ONLY, &ro));
-	expect_read_only(env, ro, env->cq, true, 10);
+					   ACCEL_BUFFER_READ_ONLY |
+						   ACCEL_BUFFER_HOST_READ_ONLY,
+					   &ro));
+	ok &= expect_read_only(env, ro, env->cq, true, 10);
 	accel_buffer_unref(ro);
 	if (env->drm) {
 		snprintf(env->what, sizeof(env->what),
@@ -1731,15 +1812,28 @@ static void test_readonly_flag_import(void **state)
 		OK(env, accel_buffer_import_dmabuf(env->drm, fd,
 						   ACCEL_BUFFER_READ_ONLY,
 						   &ro));
-		expect_read_only(env, ro, env->dq, false, 10);
+		ok &= expect_read_only(env, ro, env->dq, false, 10);
 		accel_buffer_unref(ro);
 	}
-	p = peer_mmap(fd, 4 * PAGE, false);
-	assert_non_null(p);
-	expect_words(env, p, 4 * PAGE / 4, 10);
-	munmap(p, 4 * PAGE);
+	/* READ_ONLY alone, as accel-buffer.h describes it. */
+	snprintf(env->what, sizeof(env->what),
+		 "read-write fd imported READ_ONLY into the CPU device");
+	OK(env, accel_buffer_import_dmabuf(env->cpu, fd,
+					   ACCEL_BUFFER_READ_ONLY, &ro));
+	ok &= expect_read_only(env, ro, env->cq, true, 10);
+	accel_buffer_unref(ro);
+	if (ok) {
+		/* Nothing was written. */
+		p = peer_mmap(fd, 4 * PAGE, false);
+		assert_non_null(p);
+		expect_words(env, p, 4 * PAGE / 4, 10);
+		munmap(p, 4 * PAGE);
+	}
 	close(fd);
 	ran_case();
+	if (!ok)
+		fail_msg("writes into a read-only import were let through "
+			 "(listed above)");
 }
 
 static void test_export_flags(void **state)
@@ -1839,6 +1933,11 @@ static void test_leak_buffers(void **state)
 		OK(env, peer_heap_alloc(PAGE, O_RDWR, &heap_fd));
 	if (env->card >= 0)
 		OK(env, peer_vgem_create(env->card, PAGE, &handle, &vsize));
+	/* From its first export on, a buffer keeps its dma-buf open. */
+	if (udmabuf) {
+		OK(env, accel_buffer_export_dmabuf(keep, 0, &fd));
+		close(fd);
+	}
 
 	before = test_count_fds();
 	for (n = 0; n < LEAK_CYCLES; n++) {

@@ -551,7 +551,7 @@ static void test_cpu_import_mapping(void **state)
 	import_as(rw, 0, false);
 	assert_int_equal(pread(rw, &b, 1, PAGE + 1), 1);
 	assert_int_equal(b, 0x78);
-	import_as(rw, ro, false);
+	import_as(rw, ro, false); /* the core adds HOST_READ_ONLY */
 	import_as(rw, ACCEL_BUFFER_HOST_READ_ONLY, false);
 	import_as(rw, ro | ACCEL_BUFFER_HOST_READ_ONLY, true);
 	import_as(rw, ro | ACCEL_BUFFER_HOST_NO_ACCESS, true);
