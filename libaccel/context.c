@@ -200,8 +200,8 @@ int accel_context_open(struct accel_context *ctx, const char *path, int flags)
 
 	flags |= O_CLOEXEC;
 	if (open_fn) {
-		fd = open_fn(path, flags, data);
-		return fd < 0 ? (fd == -1 ? -EIO : fd) : fd;
+		/* A negative errno, as documented (-1 is -EPERM). */
+		return open_fn(path, flags, data);
 	}
 	fd = open(path, flags);
 	return fd < 0 ? -errno : fd;
