@@ -94,6 +94,41 @@ int accelc_find_barriers(struct lower_state *st);
 /* Generate the work-group functions and lower work-item builtins. */
 int accelc_lower(struct lower_state *st);
 
+/* What the lowering of one wrapper needs at hand. */
+struct wrapper {
+	struct kernel_desc *k;
+	LLVMValueRef fn;        /* K__wg, or K__item with fibers */
+	LLVMValueRef fg;        /* fiber group (K__item) or NULL */
+	LLVMValueRef x_latch;   /* the x loop's back branch, NULL with fibers */
+	LLVMValueRef lid[3];
+	LLVMValueRef grp[3], ls[3], enq[3], gsz[3], ngrp[3], off[3], base[3];
+	LLVMValueRef work_dim, local_mem;
+	/* __local globals placed so far and their offsets */
+	LLVMValueRef *locals;
+	LLVMValueRef *local_ptrs;
+	size_t n_locals;
+	uint64_t local_size;
+};
+
+/* One accelc_lower() run: its builder, common types and wrappers. */
+struct lower {
+	struct lower_state *st;
+	LLVMBuilderRef b;
+	LLVMTypeRef i8, i32, i64, ptr;
+	LLVMMetadataRef access_group;
+	struct wrapper *w;
+};
+
+/* wg-builtins.c: replace the work-item builtin calls in @p w->fn. */
+int accelc_lower_builtins(struct lower *l, struct wrapper *w);
+/* Move kernel-scope __local variables into each wrapper's local_mem. */
+int accelc_lower_locals(struct lower *l, struct wrapper *ws, uint32_t nw);
+/*
+ * -EIO if a work-item builtin is left (used outside a kernel), -ENOEXEC
+ * (logged) if another OpenCL builtin is missing.
+ */
+int accelc_check_undefined(struct lower_state *st);
+
 /* Link the embedded builtins (and, when needed, the fiber runtime). */
 int accelc_link_builtins(LLVMModuleRef mod, bool fibers, struct strbuf *log);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * accel_fence_*: user fences, status, waits, callbacks, poll fds and the
- * profiling-time errors (the timestamps themselves are in test-queue.c).
+ * profiling-time errors (the timestamps themselves are in test-queue-order.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>

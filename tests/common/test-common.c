@@ -382,3 +382,11 @@ struct accel_ndrange test_ndrange(uint32_t dim, uint64_t g0, uint64_t g1,
 
 	return r;
 }
+
+struct accel_fence *test_user_fence(struct test_env *env)
+{
+	struct accel_fence *f = NULL;
+
+	assert_int_equal(accel_fence_new_user(env->ctx, &f), 0);
+	return f;
+}

@@ -114,6 +114,8 @@ struct accel_kernel *test_kernel_new(struct test_env *env, const char *name);
 /* Launch on env->queue, wait, assert success. */
 void test_launch_wait(struct test_env *env, struct accel_kernel *k,
 		      const struct accel_ndrange *range);
+/* A new user fence of env->ctx (fails the test on error). */
+struct accel_fence *test_user_fence(struct test_env *env);
 /* Wait for a fence with an infinite timeout and drop it; returns status. */
 int test_wait_unref(struct accel_fence *fence);
 
