@@ -57,6 +57,8 @@ struct accel_context {
 	atomic_bool enumerated;
 	struct accel_device **devices;
 	size_t n_devices;
+	/* Discovery state: candidates, hot-plug monitor (platform/diagnose.c). */
+	struct accel_candidates *candidates;
 };
 
 static inline bool accel_log_enabled(struct accel_context *ctx, int priority)

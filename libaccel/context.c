@@ -122,6 +122,7 @@ accel_context_unref(struct accel_context *ctx)
 	for (i = 0; i < ctx->n_devices; i++)
 		accel_device_destroy(ctx->devices[i]);
 	free(ctx->devices);
+	accel_candidates_free(ctx->candidates);
 	pthread_mutex_destroy(&ctx->enum_lock);
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx);
@@ -278,16 +279,20 @@ static int probe_one(const struct accel_udev_info *info, void *data)
 		if (!backends[i]->probe)
 			continue;
 		r = backends[i]->probe(ctx, info);
-		if (r > 0)
+		if (r > 0) {
+			accel_candidate_add(ctx, info, backends[i]->name);
 			return 0;
+		}
 		if (r < 0) {
 			log_warn(ctx, "%s: backend %s failed: %s\n",
 				 info->devnode, backends[i]->name, strerror(-r));
+			accel_candidate_add(ctx, info, NULL);
 			return 0;
 		}
 	}
 	log_dbg(ctx, "%s (driver '%s'): no backend for it\n", info->devnode,
 		info->driver);
+	accel_candidate_add(ctx, info, NULL);
 	return 0;
 }
 

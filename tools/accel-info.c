@@ -11,21 +11,24 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libaccel/libaccel.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Exit statuses (documented in --help). */
+/* Exit statuses (documented in --help and docs/accel-info-json.md). */
 #define EXIT_OK 0
 #define EXIT_ERROR 1
 #define EXIT_USAGE 2
+#define EXIT_BLOCKED 3 /* a device is there but this environment blocks it */
 
 /* Version of the JSON layout; bumped only for incompatible changes. */
 #define JSON_SCHEMA_VERSION 1
@@ -33,12 +36,14 @@
 struct options {
 	bool json;
 	bool verbose;
+	bool watch;
 };
 
 /* State of one listing, handed to every output callback. */
 struct listing {
 	const struct options *opts;
 	unsigned n_printed; /* devices printed so far */
+	unsigned n_cand_printed; /* candidates printed so far */
 };
 
 /* ---- property tables ----------------------------------------------------- */
@@ -643,9 +648,214 @@ static void json_device(struct listing *l, const struct dev_info *info)
 	fputs("\n    }", stdout);
 }
 
+static void json_devices_end(struct listing *l)
+{
+	printf("%s]", l->n_printed ? "\n  " : "");
+}
+
 static void json_end(struct listing *l)
 {
-	printf("%s]\n}\n", l->n_printed ? "\n  " : "");
+	printf("%s]\n}\n", l->n_cand_printed ? "\n  " : "");
+}
+
+/* ---- candidates: devices discovery saw, usable or not --------------- */
+
+/* Candidate string properties in output order, with their JSON keys. */
+static const struct cand_string_prop {
+	enum accel_candidate_string prop;
+	const char *key;
+	const char *label;
+} cand_string_props[] = {
+	{ ACCEL_CANDIDATE_STRING_SYSNAME, "sysname", "Name" },
+	{ ACCEL_CANDIDATE_STRING_SUBSYSTEM, "subsystem", "Subsystem" },
+	{ ACCEL_CANDIDATE_STRING_DEVNODE, "devnode", "Device node" },
+	{ ACCEL_CANDIDATE_STRING_RENDER_DEVNODE, "render_devnode",
+	  "Render node" },
+	{ ACCEL_CANDIDATE_STRING_DRIVER, "driver", "Driver" },
+	{ ACCEL_CANDIDATE_STRING_BUS, "bus", "Bus" },
+	{ ACCEL_CANDIDATE_STRING_PCI_SLOT, "pci_slot", "PCI slot" },
+	{ ACCEL_CANDIDATE_STRING_SYSPATH, "syspath", "Sysfs path" },
+	{ ACCEL_CANDIDATE_STRING_BACKEND, "backend", "Backend" },
+	{ ACCEL_CANDIDATE_STRING_NODE_GROUP, "node_group", "Node group" },
+	{ ACCEL_CANDIDATE_STRING_REASON_MESSAGE, "message", "Diagnosis" },
+};
+
+struct cand_info {
+	unsigned index;
+	const char *str[ACCEL_CANDIDATE_STRING_COUNT]; /* live with ctx */
+	uint64_t u64[ACCEL_CANDIDATE_U64_COUNT];
+	int err;        /* first failed query, 0 if none */
+};
+
+static void cand_info_collect(struct accel_context *ctx, unsigned index,
+			      struct cand_info *c)
+{
+	int i, r;
+
+	memset(c, 0, sizeof(*c));
+	c->index = index;
+	for (i = 0; i < ACCEL_CANDIDATE_STRING_COUNT; i++) {
+		r = accel_context_get_candidate_string(
+			ctx, index, (enum accel_candidate_string)i, &c->str[i]);
+		if (r < 0) {
+			c->str[i] = "";
+			c->err = c->err ? c->err : r;
+		}
+	}
+	for (i = 0; i < ACCEL_CANDIDATE_U64_COUNT; i++) {
+		r = accel_context_get_candidate_u64(
+			ctx, index, (enum accel_candidate_u64)i, &c->u64[i]);
+		if (r < 0)
+			c->err = c->err ? c->err : r;
+	}
+}
+
+static const char *cand_reason(const struct cand_info *c)
+{
+	const char *name = accel_candidate_reason_name(
+		(enum accel_candidate_reason)c->u64[ACCEL_CANDIDATE_U64_REASON]);
+
+	return name ? name : "unknown";
+}
+
+static bool cand_usable(const struct cand_info *c)
+{
+	return c->u64[ACCEL_CANDIDATE_U64_REASON] == ACCEL_CANDIDATE_OK;
+}
+
+/*
+ * The environment keeps a present device from being used (fixable by
+ * the user), as opposed to "not supported" (no driver, no backend).
+ */
+static bool cand_blocked(const struct cand_info *c)
+{
+	switch (c->u64[ACCEL_CANDIDATE_U64_REASON]) {
+	case ACCEL_CANDIDATE_NODE_MISSING:
+	case ACCEL_CANDIDATE_PERMISSION_DENIED:
+	case ACCEL_CANDIDATE_CGROUP_DENIED:
+	case ACCEL_CANDIDATE_OPEN_FAILED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void text_discovery(struct listing *l, int status, const char *msg)
+{
+	(void)l;
+	if (status != ACCEL_CANDIDATE_OK)
+		printf("\nDiscovery: %s\n", msg ? msg : "(no message)");
+}
+
+static void text_candidate(struct listing *l, const struct cand_info *c)
+{
+	uint64_t v;
+	size_t i;
+
+	if (cand_usable(c) && !l->opts->verbose)
+		return;
+	if (!l->n_cand_printed)
+		printf("\n%s\n", l->opts->verbose ? "Discovered devices:" :
+						      "Not usable:");
+	l->n_cand_printed++;
+	printf("  %s (%s): %s\n", *c->str[ACCEL_CANDIDATE_STRING_SYSNAME] ?
+		       c->str[ACCEL_CANDIDATE_STRING_SYSNAME] : "?",
+	       *c->str[ACCEL_CANDIDATE_STRING_DEVNODE] ?
+		       c->str[ACCEL_CANDIDATE_STRING_DEVNODE] : "no node",
+	       cand_usable(c) ? "usable" : "not usable");
+	printf("    %s\n", c->str[ACCEL_CANDIDATE_STRING_REASON_MESSAGE]);
+	if (!l->opts->verbose)
+		return;
+	printf("    %-26s %s\n", "Reason", cand_reason(c));
+	for (i = 0; i < ARRAY_SIZE(cand_string_props); i++) {
+		const struct cand_string_prop *p = &cand_string_props[i];
+
+		if (p->prop == ACCEL_CANDIDATE_STRING_SYSNAME ||
+		    p->prop == ACCEL_CANDIDATE_STRING_REASON_MESSAGE)
+			continue;
+		printf("    %-26s %s\n", p->label,
+		       *c->str[p->prop] ? c->str[p->prop] : "(none)");
+	}
+	if (c->u64[ACCEL_CANDIDATE_U64_VENDOR_ID])
+		printf("    %-26s %04" PRIx64 ":%04" PRIx64 " (subsystem %04"
+		       PRIx64 ":%04" PRIx64 ")\n", "PCI ids",
+		       c->u64[ACCEL_CANDIDATE_U64_VENDOR_ID],
+		       c->u64[ACCEL_CANDIDATE_U64_DEVICE_ID],
+		       c->u64[ACCEL_CANDIDATE_U64_SUBSYSTEM_VENDOR_ID],
+		       c->u64[ACCEL_CANDIDATE_U64_SUBSYSTEM_DEVICE_ID]);
+	v = c->u64[ACCEL_CANDIDATE_U64_NUMA_NODE];
+	if (v == ACCEL_CANDIDATE_NONE)
+		printf("    %-26s (none)\n", "NUMA node");
+	else
+		printf("    %-26s %" PRIu64 "\n", "NUMA node", v);
+	v = c->u64[ACCEL_CANDIDATE_U64_DEVICE_INDEX];
+	if (v != ACCEL_CANDIDATE_NONE)
+		printf("    %-26s %" PRIu64 "\n", "Device index", v);
+	v = c->u64[ACCEL_CANDIDATE_U64_OPEN_ERRNO];
+	if (v)
+		printf("    %-26s %s\n", "Open error", strerror((int)v));
+	if (c->err)
+		printf("    %-26s %s\n", "Query error", strerror(-c->err));
+}
+
+static void json_discovery(struct listing *l, int status, const char *msg)
+{
+	const char *name = status >= 0 ? accel_candidate_reason_name(
+		(enum accel_candidate_reason)status) : NULL;
+
+	(void)l;
+	fputs(",\n  \"discovery\": {\"status\": ", stdout);
+	json_string(name ? name : "unknown");
+	fputs(", \"message\": ", stdout);
+	if (msg)
+		json_string(msg);
+	else
+		fputs("null", stdout);
+	fputs("},\n  \"candidates\": [", stdout);
+}
+
+static void json_candidate(struct listing *l, const struct cand_info *c)
+{
+	static const struct {
+		enum accel_candidate_u64 prop;
+		const char *key;
+	} ids[] = {
+		{ ACCEL_CANDIDATE_U64_VENDOR_ID, "vendor_id" },
+		{ ACCEL_CANDIDATE_U64_DEVICE_ID, "device_id" },
+		{ ACCEL_CANDIDATE_U64_SUBSYSTEM_VENDOR_ID,
+		  "subsystem_vendor_id" },
+		{ ACCEL_CANDIDATE_U64_SUBSYSTEM_DEVICE_ID,
+		  "subsystem_device_id" },
+		{ ACCEL_CANDIDATE_U64_DEVNUM, "devnum" },
+		{ ACCEL_CANDIDATE_U64_OPEN_ERRNO, "open_errno" },
+	};
+	uint64_t v;
+	size_t i;
+
+	printf("%s\n    {\n      \"index\": %u", l->n_cand_printed ? "," : "",
+	       c->index);
+	l->n_cand_printed++;
+	printf(",\n      \"usable\": %s", cand_usable(c) ? "true" : "false");
+	fputs(",\n      \"reason\": ", stdout);
+	json_string(cand_reason(c));
+	for (i = 0; i < ARRAY_SIZE(cand_string_props); i++) {
+		printf(",\n      \"%s\": ", cand_string_props[i].key);
+		json_string(c->str[cand_string_props[i].prop]);
+	}
+	for (i = 0; i < ARRAY_SIZE(ids); i++)
+		printf(",\n      \"%s\": %" PRIu64, ids[i].key,
+		       c->u64[ids[i].prop]);
+	v = c->u64[ACCEL_CANDIDATE_U64_NUMA_NODE];
+	if (v == ACCEL_CANDIDATE_NONE)
+		fputs(",\n      \"numa_node\": null", stdout);
+	else
+		printf(",\n      \"numa_node\": %" PRIu64, v);
+	v = c->u64[ACCEL_CANDIDATE_U64_DEVICE_INDEX];
+	if (v == ACCEL_CANDIDATE_NONE)
+		fputs(",\n      \"device_index\": null", stdout);
+	else
+		printf(",\n      \"device_index\": %" PRIu64, v);
+	fputs("\n    }", stdout);
 }
 
 /* ---- outputs ------------------------------------------------------------- */
@@ -654,18 +864,29 @@ struct output {
 	void (*begin)(struct listing *l, unsigned n_devices);
 	/* Prints one device; the caller then counts it in l->n_printed. */
 	void (*device)(struct listing *l, const struct dev_info *info);
+	void (*devices_end)(struct listing *l);
+	/* Discovery as a whole, then every candidate device. */
+	void (*discovery)(struct listing *l, int status, const char *msg);
+	/* Prints (or skips) one candidate, counting it in n_cand_printed. */
+	void (*candidate)(struct listing *l, const struct cand_info *c);
 	void (*end)(struct listing *l);
 };
 
 static const struct output text_output = {
 	.begin = text_begin,
 	.device = text_device,
+	.devices_end = text_end,
+	.discovery = text_discovery,
+	.candidate = text_candidate,
 	.end = text_end,
 };
 
 static const struct output json_output = {
 	.begin = json_begin,
 	.device = json_device,
+	.devices_end = json_devices_end,
+	.discovery = json_discovery,
+	.candidate = json_candidate,
 	.end = json_end,
 };
 
@@ -710,9 +931,13 @@ static void usage(FILE *f)
 		"  -j, --json      machine-readable output (see "
 		"docs/accel-info-json.md)\n"
 		"  -v, --verbose   exact byte counts and raw capability "
-		"bits;\n"
-		"                  libaccel's informational messages on "
-		"stderr\n"
+		"bits; every\n"
+		"                  discovered device with its attributes; "
+		"libaccel's\n"
+		"                  informational messages on stderr\n"
+		"  -w, --watch     after the listing, print hot-plug events "
+		"until killed\n"
+		"                  (with --json: one JSON object per line)\n"
 		"  -h, --help      show this help and exit\n"
 		"  -V, --version   show the version and exit\n"
 		"\n"
@@ -721,9 +946,20 @@ static void usage(FILE *f)
 		"libaccel's log level; --verbose raises it to at least "
 		"info.\n"
 		"\n"
-		"Exit status: 0 if at least one usable device was listed, "
-		"1 on error,\n"
-		"2 on bad usage.\n");
+		"Devices that discovery found but cannot use are listed "
+		"under \"Not usable\"\n"
+		"with the reason (permissions, cgroup, missing node, no "
+		"driver or backend).\n"
+		"\n"
+		"Exit status: 0 if at least one usable device was listed "
+		"and nothing\n"
+		"blocks the others; 1 on error or without a usable device; "
+		"2 on bad usage;\n"
+		"3 if a discovered device is present but this environment "
+		"keeps it from\n"
+		"being used (missing node, permission, cgroup, open "
+		"failure). --watch\n"
+		"runs until killed; it exits 1 if watching fails.\n");
 }
 
 static int parse_options(int argc, char **argv, struct options *opts)
@@ -731,19 +967,23 @@ static int parse_options(int argc, char **argv, struct options *opts)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "watch", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jvwhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opts->json = true;
 			break;
 		case 'v':
 			opts->verbose = true;
+			break;
+		case 'w':
+			opts->watch = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -766,14 +1006,45 @@ static int parse_options(int argc, char **argv, struct options *opts)
 	return 0;
 }
 
-/* Lists the devices; returns the number of usable ones or a negative errno. */
+/*
+ * Lists the candidates; returns how many are blocked by the environment
+ * (cand_blocked()) or a negative errno.
+ */
+static int list_candidates(struct accel_context *ctx, struct listing *l,
+			   const struct output *out)
+{
+	struct cand_info c;
+	const char *msg = NULL;
+	int status, n, i, blocked = 0;
+
+	status = accel_context_get_discovery_status(ctx, &msg);
+	if (status < 0)
+		return status;
+	n = accel_context_get_candidate_count(ctx);
+	if (n < 0)
+		return n;
+	out->discovery(l, status, msg);
+	for (i = 0; i < n; i++) {
+		cand_info_collect(ctx, (unsigned)i, &c);
+		out->candidate(l, &c);
+		if (cand_blocked(&c))
+			blocked++;
+	}
+	return blocked;
+}
+
+/*
+ * Lists the devices, then the candidates; returns the number of usable
+ * devices or a negative errno, and in *blocked the candidates the
+ * environment keeps from being used.
+ */
 static int list_devices(struct accel_context *ctx, const struct options *opts,
-			const struct output *out)
+			const struct output *out, int *blocked)
 {
 	struct accel_device **devs;
 	struct listing l = { .opts = opts };
 	struct dev_info info;
-	int n, got, i, usable = 0;
+	int n, got, i, r, usable = 0;
 
 	n = accel_context_get_devices(ctx, NULL, 0);
 	if (n < 0)
@@ -798,20 +1069,72 @@ static int list_devices(struct accel_context *ctx, const struct options *opts,
 		if (info.usable)
 			usable++;
 	}
+	out->devices_end(&l);
+	r = list_candidates(ctx, &l, out);
 	out->end(&l);
 	fflush(stdout);
 
 	for (i = 0; i < got; i++)
 		accel_device_unref(devs[i]);
 	free(devs);
+	if (r < 0)
+		return r;
+	*blocked = r;
 	return usable;
+}
+
+/* ---- --watch -------------------------------------------------------------- */
+
+static void print_event(struct accel_context *ctx,
+			enum accel_hotplug_event event, const char *subsystem,
+			const char *sysname, const char *devnode,
+			void *user_data)
+{
+	const struct options *opts = user_data;
+	const char *what = event == ACCEL_HOTPLUG_ADD ? "add" :
+			   event == ACCEL_HOTPLUG_REMOVE ? "remove" :
+							   "unknown";
+
+	(void)ctx;
+	if (opts->json) {
+		fputs("{\"event\": ", stdout);
+		json_string(what);
+		fputs(", \"subsystem\": ", stdout);
+		json_string(subsystem);
+		fputs(", \"sysname\": ", stdout);
+		json_string(sysname);
+		fputs(", \"devnode\": ", stdout);
+		json_string(devnode);
+		fputs("}\n", stdout);
+	} else {
+		printf("%-6s %-6s %-12s %s\n", what, subsystem, sysname,
+		       *devnode ? devnode : "(no node)");
+	}
+	fflush(stdout);
+}
+
+/* Runs until killed or an error; returns a negative errno. */
+static int watch(struct accel_context *ctx, int fd)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, -1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		r = accel_context_dispatch(ctx);
+		if (r < 0)
+			return r;
+	}
 }
 
 int main(int argc, char **argv)
 {
 	struct options opts = { 0 };
 	struct accel_context *ctx = NULL;
-	int r;
+	int r, blocked = 0, watch_fd = -1;
 
 	if (parse_options(argc, argv, &opts) < 0)
 		return EXIT_USAGE;
@@ -827,7 +1150,34 @@ int main(int argc, char **argv)
 	    accel_context_get_log_priority(ctx) < ACCEL_LOG_INFO)
 		accel_context_set_log_priority(ctx, ACCEL_LOG_INFO);
 
-	r = list_devices(ctx, &opts, opts.json ? &json_output : &text_output);
+	if (opts.watch) {
+		/* Before the listing: no event falls between the two. */
+		accel_context_set_hotplug_fn(ctx, print_event, &opts);
+		watch_fd = accel_context_get_monitor_fd(ctx);
+		if (watch_fd < 0) {
+			fprintf(stderr, "accel-info: cannot watch for hot-plug "
+				"events: %s\n", strerror(-watch_fd));
+			accel_context_unref(ctx);
+			return EXIT_ERROR;
+		}
+	}
+
+	r = list_devices(ctx, &opts, opts.json ? &json_output : &text_output,
+			 &blocked);
+	if (r >= 0 && opts.watch) {
+		if (!opts.json)
+			printf("\nWatching for hot-plug events "
+			       "(event subsystem name node):\n");
+		fflush(stdout);
+		r = watch(ctx, watch_fd);
+		fprintf(stderr, "accel-info: watching failed: %s\n",
+			strerror(-r));
+		close(watch_fd);
+		accel_context_unref(ctx);
+		return EXIT_ERROR;
+	}
+	if (watch_fd >= 0)
+		close(watch_fd);
 	accel_context_unref(ctx);
 	if (r < 0) {
 		fprintf(stderr, "accel-info: cannot list devices: %s\n",
@@ -837,6 +1187,11 @@ int main(int argc, char **argv)
 	if (r == 0) {
 		fprintf(stderr, "accel-info: no usable device\n");
 		return EXIT_ERROR;
+	}
+	if (blocked) {
+		fprintf(stderr, "accel-info: %d device%s present but not usable here (see \"Not usable\")\n",
+			blocked, blocked == 1 ? " is" : "s are");
+		return EXIT_BLOCKED;
 	}
 	return EXIT_OK;
 }

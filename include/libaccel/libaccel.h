@@ -22,6 +22,7 @@
 #include <libaccel/accel-version.h>
 #include <libaccel/accel-context.h>
 #include <libaccel/accel-device.h>
+#include <libaccel/accel-discovery.h>
 #include <libaccel/accel-buffer.h>
 #include <libaccel/accel-fence.h>
 #include <libaccel/accel-program.h>

@@ -15,7 +15,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <libaccel/accel-discovery.h>
+
 struct accel_context;
+struct accel_candidates;
 
 /* ---- ioctl.c ---- */
 
@@ -117,5 +120,38 @@ int accel_udev_enumerate(struct accel_context *ctx,
 			 int (*fn)(const struct accel_udev_info *info,
 				   void *data),
 			 void *data);
+
+/* A udev monitor on subsystems accel and drm (hot-plug). */
+struct accel_udev_monitor;
+
+int accel_udev_monitor_new(struct accel_context *ctx,
+			   struct accel_udev_monitor **ret);
+void accel_udev_monitor_free(struct accel_udev_monitor *mon);
+
+/* The monitor's socket (borrowed). */
+int accel_udev_monitor_fd(struct accel_udev_monitor *mon);
+
+/*
+ * Receive every pending event and call @fn (if set) for the accel and
+ * DRM nodes among them. Returns how many were delivered.
+ */
+int accel_udev_monitor_dispatch(struct accel_context *ctx,
+				struct accel_udev_monitor *mon,
+				accel_hotplug_fn fn, void *data);
+
+/* ---- diagnose.c ---- */
+
+/*
+ * Record a candidate @info during enumeration (under the context's
+ * enum_lock): @backend is the name of the backend that claimed it (its
+ * device is the context's last one), or NULL. Failure only loses the
+ * record, so it is logged, not returned.
+ */
+void accel_candidate_add(struct accel_context *ctx,
+			 const struct accel_udev_info *info,
+			 const char *backend);
+
+/* Free the records, at context teardown. */
+void accel_candidates_free(struct accel_candidates *list);
 
 #endif /* LIBACCEL_PLATFORM_H */

@@ -332,3 +332,99 @@ int accel_udev_enumerate(struct accel_context *ctx,
 	udev_unref(udev);
 	return r < 0 ? r : 0;
 }
+
+/* ---- hot-plug ----------------------------------------------------------- */
+
+/*
+ * Unlike enumeration, the monitor lives as long as the context: the
+ * udev context and netlink socket are its own, freed with it.
+ */
+struct accel_udev_monitor {
+	struct udev *udev;
+	struct udev_monitor *mon;
+};
+
+void accel_udev_monitor_free(struct accel_udev_monitor *mon)
+{
+	if (!mon)
+		return;
+	udev_monitor_unref(mon->mon);
+	udev_unref(mon->udev);
+	free(mon);
+}
+
+int accel_udev_monitor_new(struct accel_context *ctx,
+			   struct accel_udev_monitor **ret)
+{
+	struct accel_udev_monitor *mon;
+	int r;
+
+	mon = calloc(1, sizeof(*mon));
+	if (!mon)
+		return -ENOMEM;
+	mon->udev = udev_new();
+	if (!mon->udev) {
+		free(mon);
+		return -ENOMEM;
+	}
+	/* "udev": events after udev's rules ran, so the node has its mode. */
+	mon->mon = udev_monitor_new_from_netlink(mon->udev, "udev");
+	if (!mon->mon) {
+		r = errno > 0 ? -errno : -EOPNOTSUPP;
+		log_info(ctx, "no udev monitor: %s\n", strerror(-r));
+		goto fail;
+	}
+	r = udev_monitor_filter_add_match_subsystem_devtype(mon->mon, "accel",
+							   NULL);
+	if (r >= 0)
+		r = udev_monitor_filter_add_match_subsystem_devtype(mon->mon,
+								   "drm", NULL);
+	if (r >= 0)
+		r = udev_monitor_enable_receiving(mon->mon);
+	if (r < 0) {
+		log_info(ctx, "udev monitor setup failed: %s\n", strerror(-r));
+		goto fail;
+	}
+	*ret = mon;
+	return 0;
+fail:
+	accel_udev_monitor_free(mon);
+	return r;
+}
+
+int accel_udev_monitor_fd(struct accel_udev_monitor *mon)
+{
+	return udev_monitor_get_fd(mon->mon);
+}
+
+int accel_udev_monitor_dispatch(struct accel_context *ctx,
+				struct accel_udev_monitor *mon,
+				accel_hotplug_fn fn, void *data)
+{
+	struct udev_device *dev;
+	int n = 0;
+
+	/* The monitor socket is non-blocking: NULL when drained. */
+	while ((dev = udev_monitor_receive_device(mon->mon))) {
+		const char *action = str_or_empty(udev_device_get_action(dev));
+		int event = 0;
+
+		if (!strcmp(action, "add"))
+			event = ACCEL_HOTPLUG_ADD;
+		else if (!strcmp(action, "remove"))
+			event = ACCEL_HOTPLUG_REMOVE;
+		if (event && classify(dev) >= 0) {
+			log_dbg(ctx, "hot-plug: %s %s\n", action,
+				str_or_empty(udev_device_get_sysname(dev)));
+			if (fn)
+				fn(ctx, (enum accel_hotplug_event)event,
+				   str_or_empty(udev_device_get_subsystem(dev)),
+				   str_or_empty(udev_device_get_sysname(dev)),
+				   str_or_empty(udev_device_get_devnode(dev)),
+				   data);
+			n++;
+		}
+		udev_device_unref(dev);
+	}
+	return n;
+}

@@ -11,11 +11,17 @@
 #define _GNU_SOURCE /* asprintf */
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
+#include <signal.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test-common.h"
@@ -358,12 +364,17 @@ static void test_enumerate_nothing(void **state)
 	assert_int_equal(c->n, 0);
 	free(c);
 	assert_cpu_only(f);
+	/* No accel class at all: said at the context level. */
+	assert_int_equal(accel_context_get_candidate_count(f->ctx), 0);
+	assert_int_equal(accel_context_get_discovery_status(f->ctx, NULL),
+			 ACCEL_CANDIDATE_NO_ACCEL_CLASS);
 }
 
 static void test_enumerate_no_sysfs(void **state)
 {
 	struct fixture *f = *state;
 	struct collect *c = calloc(1, sizeof(*c));
+	const char *msg = NULL;
 
 	assert_non_null(c);
 	/* No /sys/class at all (some containers): said, not fatal. */
@@ -373,6 +384,10 @@ static void test_enumerate_no_sysfs(void **state)
 	assert_int_equal(c->n, 0);
 	free(c);
 	assert_cpu_only(f);
+	assert_int_equal(accel_context_get_candidate_count(f->ctx), 0);
+	assert_int_equal(accel_context_get_discovery_status(f->ctx, &msg),
+			 ACCEL_CANDIDATE_NO_SYSFS);
+	assert_non_null(strstr(msg, "no /sys/class"));
 }
 
 /* ---- the DRM backend's probe ---------------------------------------- */
@@ -459,6 +474,568 @@ static void test_probe_eacces(void **state)
 	assert_int_equal(test_log_count(&f->log, ACCEL_LOG_ERR), 0);
 }
 
+
+/* ---- diagnostics: every candidate and why it is not usable ---------- */
+
+/* The testbed's copy of a node, to change its mode, owner or existence. */
+static char *testbed_file(const char *devnode)
+{
+	char *root = umockdev_testbed_get_root_dir(testbed);
+	char *file = g_build_filename(root, devnode, NULL);
+
+	g_free(root);
+	return file;
+}
+
+/* The index of the candidate named @sysname, or -1. */
+static int candidate_find(struct accel_context *ctx, const char *sysname)
+{
+	int i, n = accel_context_get_candidate_count(ctx);
+	const char *s;
+
+	for (i = 0; i < n; i++) {
+		assert_int_equal(accel_context_get_candidate_string(ctx,
+			(size_t)i, ACCEL_CANDIDATE_STRING_SYSNAME, &s), 0);
+		if (!strcmp(s, sysname))
+			return i;
+	}
+	return -1;
+}
+
+static uint64_t cand_u64(struct accel_context *ctx, int idx,
+			 enum accel_candidate_u64 prop)
+{
+	uint64_t v = 0;
+
+	assert_true(idx >= 0);
+	assert_int_equal(accel_context_get_candidate_u64(ctx, (size_t)idx,
+							 prop, &v), 0);
+	return v;
+}
+
+static const char *cand_str(struct accel_context *ctx, int idx,
+			    enum accel_candidate_string prop)
+{
+	const char *s = NULL;
+
+	assert_true(idx >= 0);
+	assert_int_equal(accel_context_get_candidate_string(ctx, (size_t)idx,
+							    prop, &s), 0);
+	assert_non_null(s);
+	return s;
+}
+
+static void assert_reason(struct accel_context *ctx, const char *sysname,
+			  enum accel_candidate_reason reason,
+			  const char *needle)
+{
+	int idx = candidate_find(ctx, sysname);
+	const char *msg;
+
+	assert_true(idx >= 0);
+	msg = cand_str(ctx, idx, ACCEL_CANDIDATE_STRING_REASON_MESSAGE);
+	if (cand_u64(ctx, idx, ACCEL_CANDIDATE_U64_REASON) != reason ||
+	    !strstr(msg, needle))
+		fail_msg("%s: reason %s, message '%s'; want %s, '%s'", sysname,
+			 accel_candidate_reason_name((enum accel_candidate_reason)
+				cand_u64(ctx, idx, ACCEL_CANDIDATE_U64_REASON)),
+			 msg, accel_candidate_reason_name(reason), needle);
+}
+
+static void test_candidates_listed(void **state)
+{
+	struct fixture *f = *state;
+	const char *msg = NULL;
+	int i, idx;
+
+	/* Every device discovery saw, none claimed (plain-file nodes). */
+	assert_int_equal(accel_context_get_candidate_count(f->ctx), 5);
+	for (i = 0; i < 5; i++)
+		assert_true(cand_u64(f->ctx, i,
+				     ACCEL_CANDIDATE_U64_DEVICE_INDEX) ==
+			    ACCEL_CANDIDATE_NONE);
+
+	idx = candidate_find(f->ctx, "card0");
+	assert_string_equal(cand_str(f->ctx, idx,
+				     ACCEL_CANDIDATE_STRING_DEVNODE),
+			    "/dev/dri/card0");
+	assert_string_equal(cand_str(f->ctx, idx,
+				     ACCEL_CANDIDATE_STRING_RENDER_DEVNODE),
+			    "/dev/dri/renderD128");
+	assert_string_equal(cand_str(f->ctx, idx,
+				     ACCEL_CANDIDATE_STRING_DRIVER), "i915");
+	assert_string_equal(cand_str(f->ctx, idx,
+				     ACCEL_CANDIDATE_STRING_PCI_SLOT),
+			    "0000:00:02.0");
+	assert_string_equal(cand_str(f->ctx, idx,
+				     ACCEL_CANDIDATE_STRING_BACKEND), "");
+	assert_int_equal(cand_u64(f->ctx, idx, ACCEL_CANDIDATE_U64_VENDOR_ID),
+			 0x8086);
+	assert_int_equal(cand_u64(f->ctx, idx, ACCEL_CANDIDATE_U64_NUMA_NODE),
+			 0);
+	assert_true(cand_u64(f->ctx, idx, ACCEL_CANDIDATE_U64_DEVNUM) ==
+		    makedev(226, 0));
+	assert_true(cand_u64(f->ctx, candidate_find(f->ctx, "accel0"),
+			     ACCEL_CANDIDATE_U64_NUMA_NODE) ==
+		    ACCEL_CANDIDATE_NONE);
+
+	/* Driver bound, node opens, but no backend takes it. */
+	assert_reason(f->ctx, "card0", ACCEL_CANDIDATE_NO_BACKEND,
+		      "driver 'i915' is bound and /dev/dri/renderD128 opens");
+	assert_reason(f->ctx, "accel0", ACCEL_CANDIDATE_NO_BACKEND,
+		      "driver 'intel_vpu'");
+	/* Nothing bound to the AMD card (nor to the testbed's vgem). */
+	assert_reason(f->ctx, "card2", ACCEL_CANDIDATE_NO_DRIVER,
+		      "no kernel driver is bound");
+	assert_reason(f->ctx, "renderD130", ACCEL_CANDIDATE_NO_DRIVER,
+		      "/dev/dri/renderD130");
+
+	assert_int_equal(accel_context_get_discovery_status(f->ctx, &msg),
+			 ACCEL_CANDIDATE_OK);
+	assert_non_null(msg);
+	assert_int_equal(test_log_count(&f->log, ACCEL_LOG_WARNING), 0);
+}
+
+static void test_candidates_args(void **state)
+{
+	struct fixture *f = *state;
+	const char *s = "untouched";
+	uint64_t v = 42;
+
+	assert_int_equal(accel_context_get_candidate_count(NULL), -EINVAL);
+	assert_int_equal(accel_context_get_candidate_string(NULL, 0,
+		ACCEL_CANDIDATE_STRING_DEVNODE, &s), -EINVAL);
+	assert_int_equal(accel_context_get_candidate_string(f->ctx, 0,
+		ACCEL_CANDIDATE_STRING_COUNT, &s), -EINVAL);
+	assert_int_equal(accel_context_get_candidate_string(f->ctx, 0,
+		ACCEL_CANDIDATE_STRING_DEVNODE, NULL), -EINVAL);
+	assert_int_equal(accel_context_get_candidate_string(f->ctx, 5,
+		ACCEL_CANDIDATE_STRING_DEVNODE, &s), -ENOENT);
+	assert_string_equal(s, "untouched");
+	assert_int_equal(accel_context_get_candidate_u64(f->ctx, 0,
+		ACCEL_CANDIDATE_U64_COUNT, &v), -EINVAL);
+	assert_int_equal(accel_context_get_candidate_u64(f->ctx, 99,
+		ACCEL_CANDIDATE_U64_REASON, &v), -ENOENT);
+	assert_int_equal(v, 42);
+	assert_int_equal(accel_context_get_discovery_status(NULL, NULL),
+			 -EINVAL);
+	assert_string_equal(accel_candidate_reason_name(
+		ACCEL_CANDIDATE_PERMISSION_DENIED), "permission-denied");
+	assert_null(accel_candidate_reason_name(
+		(enum accel_candidate_reason)99));
+}
+
+/* The node's group is 'video', and root is not in it. */
+static void test_candidates_permission(void **state)
+{
+	struct fixture *f = *state;
+	struct opens o = { .result = -EACCES };
+	struct group *video = getgrnam("video");
+	char *file;
+
+	if (!video) {
+		printf("# no group 'video' here: permission test skipped\n");
+		return;
+	}
+	file = testbed_file("/dev/dri/renderD128");
+	assert_int_equal(chown(file, 0, video->gr_gid), 0);
+	assert_int_equal(chmod(file, 0660), 0);
+	assert_int_equal(probe_all(f, &o), 1);
+	assert_reason(f->ctx, "card0", ACCEL_CANDIDATE_PERMISSION_DENIED,
+		      "/dev/dri/renderD128 (mode 0660, group 'video'): permission denied");
+	assert_reason(f->ctx, "card0", ACCEL_CANDIDATE_PERMISSION_DENIED,
+		      "add yourself to group 'video'");
+	assert_string_equal(cand_str(f->ctx, candidate_find(f->ctx, "card0"),
+				     ACCEL_CANDIDATE_STRING_NODE_GROUP),
+			    "video");
+	assert_int_equal(cand_u64(f->ctx, candidate_find(f->ctx, "card0"),
+				  ACCEL_CANDIDATE_U64_OPEN_ERRNO),
+			 EACCES);
+	/* Diagnosis opened the render node, never card0 (DRM master). */
+	assert_string_equal(o.paths[o.n - 1], "/dev/accel/accel0");
+	assert_reason(f->ctx, "accel0", ACCEL_CANDIDATE_PERMISSION_DENIED,
+		      "/dev/accel/accel0");
+	/* Driverless devices are not opened at all. */
+	assert_reason(f->ctx, "card2", ACCEL_CANDIDATE_NO_DRIVER, "");
+	assert_int_equal(chown(file, 0, 0), 0);
+	assert_int_equal(chmod(file, 0644), 0);
+	g_free(file);
+}
+
+static void test_candidates_cgroup(void **state)
+{
+	struct fixture *f = *state;
+	struct opens o = { .result = -EPERM };
+
+	/* Mode bits allow it (root), yet EPERM: the device cgroup. */
+	assert_int_equal(probe_all(f, &o), 1);
+	assert_reason(f->ctx, "accel0", ACCEL_CANDIDATE_CGROUP_DENIED,
+		      "cgroup device controller");
+	assert_reason(f->ctx, "card0", ACCEL_CANDIDATE_CGROUP_DENIED,
+		      "--device /dev/dri/renderD128");
+	assert_int_equal(cand_u64(f->ctx, candidate_find(f->ctx, "accel0"),
+				  ACCEL_CANDIDATE_U64_OPEN_ERRNO),
+			 EPERM);
+}
+
+static void test_candidates_node_missing(void **state)
+{
+	struct fixture *f = *state;
+	char *hl, *file;
+	bool ok;
+
+	/* sysfs lists accel1 but /dev has no node (a container, say). */
+	hl = add_pci(testbed, "0000:05:00.0", "0x1da3", "0x1020", "0",
+		     "habanalabs");
+	ok = add_node(testbed, "accel", "accel1", hl, "/dev/accel/accel1",
+		      "accel_minor", "261", "1");
+	assert_true(ok);
+	file = testbed_file("/dev/accel/accel1");
+	assert_int_equal(unlink(file), 0);
+	g_free(file);
+
+	assert_int_equal(accel_context_get_candidate_count(f->ctx), 6);
+	assert_reason(f->ctx, "accel1", ACCEL_CANDIDATE_NODE_MISSING,
+		      "/dev/accel/accel1 is listed in sysfs but the node does not exist");
+	assert_int_equal(cand_u64(f->ctx, candidate_find(f->ctx, "accel1"),
+				  ACCEL_CANDIDATE_U64_OPEN_ERRNO),
+			 ENOENT);
+	assert_string_equal(cand_str(f->ctx, candidate_find(f->ctx, "accel1"),
+				     ACCEL_CANDIDATE_STRING_DRIVER),
+			    "habanalabs");
+	/* Leave the testbed as the other tests know it. */
+	umockdev_testbed_remove_device(testbed, hl);
+	g_free(hl);
+}
+
+
+/* ---- accel-info against the testbed --------------------------------- */
+
+/*
+ * Run accel-info (ACCEL_INFO, set by udev.cmake) with @arg (or none if
+ * NULL), its stdout in
+ * @out; returns its exit status, or -1 when it cannot be run. The child
+ * inherits the preload and UMOCKDEV_DIR, so it sees the same testbed.
+ */
+static int run_accel_info(const char *arg, const char *out)
+{
+	const char *tool = getenv("ACCEL_INFO");
+	int status, fd;
+	pid_t pid;
+
+	if (!tool || access(tool, X_OK) < 0)
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+			_exit(127);
+		execl(tool, tool, arg, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static bool file_contains(const char *path, const char *needle)
+{
+	gchar *text = NULL;
+	bool found;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return false;
+	found = strstr(text, needle) != NULL;
+	if (!found)
+		printf("# '%s' not in:\n%s\n", needle, text);
+	g_free(text);
+	return found;
+}
+
+/* Validate with python3-jsonschema when there is one (else just say so). */
+static void assert_schema_valid(const char *json)
+{
+	const char *schema = getenv("ACCEL_INFO_SCHEMA");
+	char *cmd;
+	int r;
+
+	if (!schema || system("python3 -c 'import jsonschema' 2>/dev/null")) {
+		printf("# no python3-jsonschema: schema not checked\n");
+		return;
+	}
+	assert_true(asprintf(&cmd,
+		"python3 -c 'import json,sys,jsonschema; "
+		"jsonschema.validate(json.load(open(sys.argv[1])), "
+		"json.load(open(sys.argv[2])))' '%s' '%s'", json, schema) > 0);
+	r = system(cmd);
+	free(cmd);
+	assert_int_equal(r, 0);
+}
+
+static void test_accel_info(void **state)
+{
+	struct fixture *f = *state;
+	char dir[] = "/tmp/accel-info-XXXXXX", *out, *hl, *file;
+	int r;
+
+	(void)f;
+	if (!getenv("ACCEL_INFO")) {
+		printf("# ACCEL_INFO not set: accel-info not checked\n");
+		return;
+	}
+	assert_non_null(mkdtemp(dir));
+	out = g_build_filename(dir, "out", NULL);
+
+	/* Nothing blocked: no driver / no backend do not fail scripts. */
+	r = run_accel_info("--json", out);
+	assert_int_equal(r, 0);
+	assert_schema_valid(out);
+	assert_true(file_contains(out, "\"discovery\": {\"status\": \"ok\""));
+	assert_true(file_contains(out, "\"sysname\": \"card2\""));
+	assert_true(file_contains(out, "\"reason\": \"no-driver\""));
+	assert_true(file_contains(out, "\"reason\": \"no-backend\""));
+
+	/*
+	 * A node missing: exit status 3, in both outputs. (accel2: removing
+	 * a device leaves its class link, so names are not reused.)
+	 */
+	hl = add_pci(testbed, "0000:06:00.0", "0x1da3", "0x1020", "0",
+		     "habanalabs");
+	assert_true(add_node(testbed, "accel", "accel2", hl,
+			     "/dev/accel/accel2", "accel_minor", "261", "2"));
+	file = testbed_file("/dev/accel/accel2");
+	assert_int_equal(unlink(file), 0);
+	g_free(file);
+
+	r = run_accel_info("--json", out);
+	assert_int_equal(r, 3);
+	assert_schema_valid(out);
+	assert_true(file_contains(out, "\"reason\": \"node-missing\""));
+	assert_true(file_contains(out, "\"driver\": \"habanalabs\""));
+	r = run_accel_info("--verbose", out);
+	assert_int_equal(r, 3);
+	assert_true(file_contains(out, "Discovered devices:"));
+	assert_true(file_contains(out, "node-missing"));
+	r = run_accel_info("--version", out); /* no listing, no diagnosis */
+	assert_int_equal(r, 0);
+	r = run_accel_info("", out);
+	assert_int_equal(r, 2);
+	/* The default text: only what is not usable, with the reason. */
+	r = run_accel_info(NULL, out);
+	assert_int_equal(r, 3);
+	assert_true(file_contains(out, "Not usable:"));
+	assert_true(file_contains(out, "accel2 (/dev/accel/accel2): not usable"));
+	assert_true(file_contains(out,
+		"/dev/accel/accel2 is listed in sysfs but the node does not exist"));
+	umockdev_testbed_remove_device(testbed, hl);
+	g_free(hl);
+
+	unlink(out);
+	g_free(out);
+	rmdir(dir);
+}
+
+
+
+/* Wait up to 5 s for @needle in @path (written by a running child). */
+static bool file_waits_for(const char *path, const char *needle)
+{
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		gchar *text = NULL;
+		bool found = false;
+
+		if (g_file_get_contents(path, &text, NULL, NULL))
+			found = strstr(text, needle) != NULL;
+		g_free(text);
+		if (found)
+			return true;
+		usleep(100 * 1000);
+	}
+	return file_contains(path, needle); /* says what was there */
+}
+
+static void test_accel_info_watch(void **state)
+{
+	const char *tool = getenv("ACCEL_INFO");
+	char dir[] = "/tmp/accel-info-XXXXXX", *out, *pci, *node;
+	int status, fd;
+	pid_t pid;
+
+	(void)state;
+	if (!tool || access(tool, X_OK) < 0) {
+		printf("# ACCEL_INFO not set: accel-info --watch not checked\n");
+		return;
+	}
+	assert_non_null(mkdtemp(dir));
+	out = g_build_filename(dir, "out", NULL);
+	fflush(stdout);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+			_exit(127);
+		/*
+		 * Should an assertion end the test first: the watcher dies
+		 * with it and holds no pipe of ctest's open.
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+			_exit(127);
+		execl(tool, tool, "--watch", "--json", (char *)NULL);
+		_exit(127);
+	}
+	/* The monitor exists before the listing is printed. */
+	assert_true(file_waits_for(out, "\"candidates\": ["));
+	assert_true(file_waits_for(out, "]\n}\n"));
+
+	pci = add_pci(testbed, "0000:08:00.0", "0x8086", "0x643e", "0",
+		      "intel_vpu");
+	assert_non_null(pci);
+	node = umockdev_testbed_add_device(testbed, "accel", "accel4", pci,
+		"dev", "261:4", NULL,
+		"DEVNAME", "/dev/accel/accel4", "DEVTYPE", "accel_minor",
+		"MAJOR", "261", "MINOR", "4", NULL);
+	assert_non_null(node);
+	assert_true(file_waits_for(out,
+		"{\"event\": \"add\", \"subsystem\": \"accel\", "
+		"\"sysname\": \"accel4\", \"devnode\": \"/dev/accel/accel4\"}\n"));
+	umockdev_testbed_uevent(testbed, node, "remove");
+	assert_true(file_waits_for(out,
+		"{\"event\": \"remove\", \"subsystem\": \"accel\", "
+		"\"sysname\": \"accel4\""));
+
+	/* Still watching: it runs until killed. */
+	assert_int_equal(waitpid(pid, &status, WNOHANG), 0);
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+
+	umockdev_testbed_remove_device(testbed, node);
+	umockdev_testbed_remove_device(testbed, pci);
+	g_free(node);
+	g_free(pci);
+	unlink(out);
+	g_free(out);
+	rmdir(dir);
+}
+
+/* ---- hot-plug: umockdev uevents through the monitor ------------------ */
+
+struct hotplug_seen {
+	unsigned n;
+	int events[8];
+	char sysnames[8][32], devnodes[8][64], subsystems[8][16];
+	struct accel_context *ctx;
+};
+
+static void hotplug_cb(struct accel_context *ctx,
+		       enum accel_hotplug_event event, const char *subsystem,
+		       const char *sysname, const char *devnode,
+		       void *user_data)
+{
+	struct hotplug_seen *h = user_data;
+
+	assert_ptr_equal(ctx, h->ctx);
+	if (h->n >= TEST_ARRAY_SIZE(h->events))
+		return;
+	h->events[h->n] = (int)event;
+	snprintf(h->sysnames[h->n], sizeof(h->sysnames[0]), "%s", sysname);
+	snprintf(h->devnodes[h->n], sizeof(h->devnodes[0]), "%s", devnode);
+	snprintf(h->subsystems[h->n], sizeof(h->subsystems[0]), "%s",
+		 subsystem);
+	h->n++;
+	/* Handlers may query the context (no lock is held). */
+	assert_true(accel_context_get_candidate_count(ctx) >= 0);
+}
+
+/* Poll and dispatch until @want events arrived or 5 s passed. */
+static void wait_events(struct accel_context *ctx, int fd,
+			struct hotplug_seen *h, unsigned want)
+{
+	int i;
+
+	for (i = 0; i < 50 && h->n < want; i++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, 100) > 0)
+			assert_true(accel_context_dispatch(ctx) >= 0);
+	}
+	assert_int_equal(h->n, want);
+}
+
+static void test_hotplug(void **state)
+{
+	struct fixture *f = *state;
+	struct hotplug_seen h = { .ctx = f->ctx };
+	char *pci, *node;
+	int fd, fd2;
+
+	assert_int_equal(accel_context_dispatch(NULL), -EINVAL);
+	assert_int_equal(accel_context_get_monitor_fd(NULL), -EINVAL);
+	assert_int_equal(accel_context_set_hotplug_fn(NULL, hotplug_cb, &h),
+			 -EINVAL);
+	/* No monitor yet: nothing to dispatch. */
+	assert_int_equal(accel_context_dispatch(f->ctx), -ENODEV);
+	assert_int_equal(accel_context_set_hotplug_fn(f->ctx, hotplug_cb, &h),
+			 0);
+	fd = accel_context_get_monitor_fd(f->ctx);
+	assert_true(fd >= 0);
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	/* Every call: a new fd of the caller's onto the same monitor. */
+	fd2 = accel_context_get_monitor_fd(f->ctx);
+	assert_true(fd2 >= 0 && fd2 != fd);
+	close(fd2);
+	assert_int_equal(accel_context_dispatch(f->ctx), 0);
+
+	/* An NPU appears: its PCI parent's event is not ours. */
+	pci = add_pci(testbed, "0000:07:00.0", "0x8086", "0x643e", "0",
+		      "intel_vpu");
+	assert_non_null(pci);
+	node = umockdev_testbed_add_device(testbed, "accel", "accel3", pci,
+		"dev", "261:3", NULL,
+		"DEVNAME", "/dev/accel/accel3", "DEVTYPE", "accel_minor",
+		"MAJOR", "261", "MINOR", "3", NULL);
+	assert_non_null(node);
+	wait_events(f->ctx, fd, &h, 1);
+	assert_int_equal(h.events[0], ACCEL_HOTPLUG_ADD);
+	assert_string_equal(h.sysnames[0], "accel3");
+	assert_string_equal(h.subsystems[0], "accel");
+	assert_string_equal(h.devnodes[0], "/dev/accel/accel3");
+
+	/* The node going away. */
+	umockdev_testbed_uevent(testbed, node, "remove");
+	wait_events(f->ctx, fd, &h, 2);
+	assert_int_equal(h.events[1], ACCEL_HOTPLUG_REMOVE);
+	assert_string_equal(h.sysnames[1], "accel3");
+
+	/* Without a handler events are drained and still counted. */
+	assert_int_equal(accel_context_set_hotplug_fn(f->ctx, NULL, NULL), 0);
+	umockdev_testbed_uevent(testbed, node, "add");
+	{
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int i, got = 0;
+
+		for (i = 0; i < 50 && !got; i++)
+			if (poll(&p, 1, 100) > 0)
+				got = accel_context_dispatch(f->ctx);
+		assert_int_equal(got, 1);
+	}
+	assert_int_equal(h.n, 2);
+
+	umockdev_testbed_remove_device(testbed, node);
+	umockdev_testbed_remove_device(testbed, pci);
+	g_free(node);
+	g_free(pci);
+	close(fd);
+}
+
 /* ---- re-running under umockdev-wrapper -------------------------------- */
 
 #define REEXEC_ENV "ACCEL_TEST_UDEV_REEXEC"
@@ -534,6 +1111,22 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_probe_fake_node, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_probe_eacces, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_candidates_listed, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_candidates_args, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_candidates_permission,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_candidates_cgroup, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_candidates_node_missing,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_accel_info, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_hotplug, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_accel_info_watch, setup,
 						teardown),
 		/* Last: they empty the testbed. */
 		cmocka_unit_test_setup_teardown(test_enumerate_nothing, setup,

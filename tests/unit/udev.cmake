@@ -14,6 +14,13 @@ if(UMOCKDEV_FOUND)
 	accel_add_test(NAME unit-udev
 		SOURCES ${CMAKE_CURRENT_LIST_DIR}/test-udev.c
 		LABELS unit INTERNAL LIBS PkgConfig::UMOCKDEV)
+	# accel-info runs against the same testbed; tools/ comes after
+	# tests/, so the target is named by a generator expression.
+	if(EXISTS ${PROJECT_SOURCE_DIR}/tools/accel-info.c)
+		set_property(TEST unit-udev APPEND PROPERTY ENVIRONMENT
+			"ACCEL_INFO=$<TARGET_FILE:accel-info>"
+			"ACCEL_INFO_SCHEMA=${PROJECT_SOURCE_DIR}/docs/accel-info.schema.json")
+	endif()
 else()
 	message(STATUS "umockdev-1.0 not found: unit-udev is not built "
 		"(apt-get install libumockdev-dev umockdev)")
