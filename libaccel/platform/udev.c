@@ -357,6 +357,7 @@ int accel_udev_monitor_new(struct accel_context *ctx,
 			   struct accel_udev_monitor **ret)
 {
 	struct accel_udev_monitor *mon;
+	const char *source;
 	int r;
 
 	mon = calloc(1, sizeof(*mon));
@@ -367,8 +368,14 @@ int accel_udev_monitor_new(struct accel_context *ctx,
 		free(mon);
 		return -ENOMEM;
 	}
-	/* "udev": events after udev's rules ran, so the node has its mode. */
-	mon->mon = udev_monitor_new_from_netlink(mon->udev, "udev");
+	/*
+	 * "udev": events after udev's rules ran, so the node has its mode.
+	 * Without udevd (minimal systems, VMs, some containers) nothing is
+	 * ever sent there: take the kernel's own uevents instead.
+	 */
+	source = access("/run/udev/control", F_OK) ? "kernel" : "udev";
+	log_dbg(ctx, "udev monitor on the \"%s\" source\n", source);
+	mon->mon = udev_monitor_new_from_netlink(mon->udev, source);
 	if (!mon->mon) {
 		r = errno > 0 ? -errno : -EOPNOTSUPP;
 		log_info(ctx, "no udev monitor: %s\n", strerror(-r));

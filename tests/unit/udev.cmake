@@ -37,3 +37,14 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/tests/kernel/kernel-test.cmake)
 		COMMAND $<TARGET_FILE:unit-udev-vgem>
 		TIMEOUT 600)
 endif()
+
+# unit-hotplug-vgem: unloads and reloads vgem and checks the monitor's
+# remove/add events; skips (77) outside the kernel tier (kernel-hotplug-vgem).
+accel_add_test(NAME unit-hotplug-vgem
+	SOURCES ${CMAKE_CURRENT_LIST_DIR}/test-hotplug-vgem.c
+	LABELS unit)
+if(COMMAND accel_add_kernel_test)
+	accel_add_kernel_test(NAME kernel-hotplug-vgem
+		COMMAND $<TARGET_FILE:unit-hotplug-vgem>
+		TIMEOUT 300)
+endif()

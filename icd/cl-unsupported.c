@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Entry points of features no libaccel device offers: images, samplers,
+ * pipes, shared virtual memory, GL/EGL sharing, device fission. Each
+ * validates what it can and returns the error the specification gives
+ * when the feature is absent, so every dispatch slot is callable.
+ */
+#include "icd.h"
+
+/* Stubs ignore most of their arguments by nature. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+/* ---- images -------------------------------------------------------------- */
+
+cl_mem CL_API_CALL clCreateImage(cl_context ctx, cl_mem_flags flags,
+				 const cl_image_format *format,
+				 const cl_image_desc *desc, void *host_ptr,
+				 cl_int *err)
+{
+	if (!icd_object_valid(ctx, ICD_MAGIC_CONTEXT))
+		ICD_RETURN_ERR(err, CL_INVALID_CONTEXT, NULL);
+	/* CL_DEVICE_IMAGE_SUPPORT is false on every device */
+	ICD_RETURN_ERR(err, CL_INVALID_OPERATION, NULL);
+}
+
+cl_mem CL_API_CALL clCreateImageWithProperties(
+	cl_context ctx, const cl_mem_properties *props, cl_mem_flags flags,
+	const cl_image_format *format, const cl_image_desc *desc,
+	void *host_ptr, cl_int *err)
+{
+	return clCreateImage(ctx, flags, format, desc, host_ptr, err);
+}
+
+cl_mem CL_API_CALL clCreateImage2D(cl_context ctx, cl_mem_flags flags,
+				   const cl_image_format *format, size_t width,
+				   size_t height, size_t row_pitch,
+				   void *host_ptr, cl_int *err)
+{
+	return clCreateImage(ctx, flags, format, NULL, host_ptr, err);
+}
+
+cl_mem CL_API_CALL clCreateImage3D(cl_context ctx, cl_mem_flags flags,
+				   const cl_image_format *format, size_t width,
+				   size_t height, size_t depth,
+				   size_t row_pitch, size_t slice_pitch,
+				   void *host_ptr, cl_int *err)
+{
+	return clCreateImage(ctx, flags, format, NULL, host_ptr, err);
+}
+
+cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param,
+				  size_t size, void *value, size_t *size_ret)
+{
+	return CL_INVALID_MEM_OBJECT; /* no image objects exist */
+}
+
+/* Image commands: the queue may be valid, the image never is. */
+static cl_int image_command(cl_command_queue q)
+{
+	return icd_object_valid(q, ICD_MAGIC_QUEUE) ? CL_INVALID_MEM_OBJECT :
+						      CL_INVALID_COMMAND_QUEUE;
+}
+
+cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image,
+				      cl_bool blocking, const size_t *origin,
+				      const size_t *region, size_t row_pitch,
+				      size_t slice_pitch, void *ptr, cl_uint n,
+				      const cl_event *list, cl_event *event)
+{
+	return image_command(q);
+}
+
+cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image,
+				       cl_bool blocking, const size_t *origin,
+				       const size_t *region, size_t row_pitch,
+				       size_t slice_pitch, const void *ptr,
+				       cl_uint n, const cl_event *list,
+				       cl_event *event)
+{
+	return image_command(q);
+}
+
+cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src,
+				      cl_mem dst, const size_t *src_origin,
+				      const size_t *dst_origin,
+				      const size_t *region, cl_uint n,
+				      const cl_event *list, cl_event *event)
+{
+	return image_command(q);
+}
+
+cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image,
+				      const void *color, const size_t *origin,
+				      const size_t *region, cl_uint n,
+				      const cl_event *list, cl_event *event)
+{
+	return image_command(q);
+}
+
+cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
+	cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+	const size_t *region, size_t dst_offset, cl_uint n,
+	const cl_event *list, cl_event *event)
+{
+	return image_command(q);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferToImage(
+	cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
+	const size_t *dst_origin, const size_t *region, cl_uint n,
+	const cl_event *list, cl_event *event)
+{
+	return image_command(q);
+}
+
+void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image,
+				    cl_bool blocking, cl_map_flags flags,
+				    const size_t *origin, const size_t *region,
+				    size_t *row_pitch, size_t *slice_pitch,
+				    cl_uint n, const cl_event *list,
+				    cl_event *event, cl_int *err)
+{
+	ICD_RETURN_ERR(err, image_command(q), NULL);
+}
+
+/* ---- samplers ------------------------------------------------------------ */
+
+cl_sampler CL_API_CALL clCreateSampler(cl_context ctx, cl_bool normalized,
+				       cl_addressing_mode addressing,
+				       cl_filter_mode filter, cl_int *err)
+{
+	if (!icd_object_valid(ctx, ICD_MAGIC_CONTEXT))
+		ICD_RETURN_ERR(err, CL_INVALID_CONTEXT, NULL);
+	ICD_RETURN_ERR(err, CL_INVALID_OPERATION, NULL);
+}
+
+cl_sampler CL_API_CALL clCreateSamplerWithProperties(
+	cl_context ctx, const cl_sampler_properties *props, cl_int *err)
+{
+	return clCreateSampler(ctx, CL_FALSE, 0, 0, err);
+}
+
+cl_int CL_API_CALL clRetainSampler(cl_sampler s)
+{
+	return CL_INVALID_SAMPLER;
+}
+
+cl_int CL_API_CALL clReleaseSampler(cl_sampler s)
+{
+	return CL_INVALID_SAMPLER;
+}
+
+cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s, cl_sampler_info param,
+				    size_t size, void *value, size_t *size_ret)
+{
+	return CL_INVALID_SAMPLER;
+}
+
+/* ---- pipes --------------------------------------------------------------- */
+
+cl_mem CL_API_CALL clCreatePipe(cl_context ctx, cl_mem_flags flags,
+				cl_uint packet_size, cl_uint max_packets,
+				const cl_pipe_properties *props, cl_int *err)
+{
+	if (!icd_object_valid(ctx, ICD_MAGIC_CONTEXT))
+		ICD_RETURN_ERR(err, CL_INVALID_CONTEXT, NULL);
+	/* CL_DEVICE_PIPE_SUPPORT is false */
+	ICD_RETURN_ERR(err, CL_INVALID_OPERATION, NULL);
+}
+
+cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param,
+				 size_t size, void *value, size_t *size_ret)
+{
+	return CL_INVALID_MEM_OBJECT;
+}
+
+/* ---- shared virtual memory ----------------------------------------------- */
+
+void *CL_API_CALL clSVMAlloc(cl_context ctx, cl_svm_mem_flags flags,
+			     size_t size, cl_uint alignment)
+{
+	return NULL; /* CL_DEVICE_SVM_CAPABILITIES is 0 */
+}
+
+void CL_API_CALL clSVMFree(cl_context ctx, void *ptr)
+{
+}
+
+static cl_int svm_command(cl_command_queue q)
+{
+	return icd_object_valid(q, ICD_MAGIC_QUEUE) ? CL_INVALID_OPERATION :
+						      CL_INVALID_COMMAND_QUEUE;
+}
+
+cl_int CL_API_CALL clEnqueueSVMFree(
+	cl_command_queue q, cl_uint num, void *ptrs[],
+	void(CL_CALLBACK *fn)(cl_command_queue, cl_uint, void *[], void *),
+	void *user_data, cl_uint n, const cl_event *list, cl_event *event)
+{
+	return svm_command(q);
+}
+
+cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool blocking,
+				      void *dst, const void *src, size_t size,
+				      cl_uint n, const cl_event *list,
+				      cl_event *event)
+{
+	return svm_command(q);
+}
+
+cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *ptr,
+				       const void *pattern, size_t pattern_size,
+				       size_t size, cl_uint n,
+				       const cl_event *list, cl_event *event)
+{
+	return svm_command(q);
+}
+
+cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue q, cl_bool blocking,
+				   cl_map_flags flags, void *ptr, size_t size,
+				   cl_uint n, const cl_event *list,
+				   cl_event *event)
+{
+	return svm_command(q);
+}
+
+cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue q, void *ptr,
+				     cl_uint n, const cl_event *list,
+				     cl_event *event)
+{
+	return svm_command(q);
+}
+
+cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue q, cl_uint num,
+					  const void **ptrs,
+					  const size_t *sizes,
+					  cl_mem_migration_flags flags,
+					  cl_uint n, const cl_event *list,
+					  cl_event *event)
+{
+	return svm_command(q);
+}
+
+/* ---- GL and EGL sharing -------------------------------------------------- */
+
+/* No context is ever made from a GL or EGL one. */
+static cl_int sharing_context(cl_context ctx)
+{
+	return CL_INVALID_CONTEXT;
+}
+
+cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context ctx, cl_mem_flags flags,
+					cl_GLuint bufobj, cl_int *err)
+{
+	ICD_RETURN_ERR(err, sharing_context(ctx), NULL);
+}
+
+cl_mem CL_API_CALL clCreateFromGLTexture(cl_context ctx, cl_mem_flags flags,
+					 cl_GLenum target, cl_GLint miplevel,
+					 cl_GLuint texture, cl_int *err)
+{
+	ICD_RETURN_ERR(err, sharing_context(ctx), NULL);
+}
+
+cl_mem CL_API_CALL clCreateFromGLTexture2D(cl_context ctx,
+					   cl_mem_flags flags, cl_GLenum target,
+					   cl_GLint miplevel, cl_GLuint texture,
+					   cl_int *err)
+{
+	ICD_RETURN_ERR(err, sharing_context(ctx), NULL);
+}
+
+cl_mem CL_API_CALL clCreateFromGLTexture3D(cl_context ctx,
+					   cl_mem_flags flags, cl_GLenum target,
+					   cl_GLint miplevel, cl_GLuint texture,
+					   cl_int *err)
+{
+	ICD_RETURN_ERR(err, sharing_context(ctx), NULL);
+}
+
+cl_mem CL_API_CALL clCreateFromGLRenderbuffer(cl_context ctx,
+					      cl_mem_flags flags,
+					      cl_GLuint renderbuffer,
+					      cl_int *err)
+{
+	ICD_RETURN_ERR(err, sharing_context(ctx), NULL);
+}
+
+cl_int CL_API_CALL clGetGLObjectInfo(cl_mem m, cl_gl_object_type *type,
+				     cl_GLuint *name)
+{
+	/* no memory object comes from GL */
+	return CL_INVALID_GL_OBJECT;
+}
+
+cl_int CL_API_CALL clGetGLTextureInfo(cl_mem m, cl_gl_texture_info param,
+				      size_t size, void *value,
+				      size_t *size_ret)
+{
+	return CL_INVALID_GL_OBJECT;
+}
+
+cl_int CL_API_CALL clEnqueueAcquireGLObjects(cl_command_queue q,
+					     cl_uint num, const cl_mem *mems,
+					     cl_uint n, const cl_event *list,
+					     cl_event *event)
+{
+	if (!icd_object_valid(q, ICD_MAGIC_QUEUE))
+		return CL_INVALID_COMMAND_QUEUE;
+	return CL_INVALID_CONTEXT;
+}
+
+cl_int CL_API_CALL clEnqueueReleaseGLObjects(cl_command_queue q,
+					     cl_uint num, const cl_mem *mems,
+					     cl_uint n, const cl_event *list,
+					     cl_event *event)
+{
+	return clEnqueueAcquireGLObjects(q, num, mems, n, list, event);
+}
+
+cl_int CL_API_CALL clGetGLContextInfoKHR(const cl_context_properties *props,
+					 cl_gl_context_info param, size_t size,
+					 void *value, size_t *size_ret)
+{
+	return CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR;
+}
+
+cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context ctx,
+						cl_GLsync sync, cl_int *err)
+{
+	ICD_RETURN_ERR(err, sharing_context(ctx), NULL);
+}
+
+cl_mem CL_API_CALL clCreateFromEGLImageKHR(
+	cl_context ctx, CLeglDisplayKHR display, CLeglImageKHR image,
+	cl_mem_flags flags, const cl_egl_image_properties_khr *props,
+	cl_int *err)
+{
+	ICD_RETURN_ERR(err, sharing_context(ctx), NULL);
+}
+
+cl_int CL_API_CALL clEnqueueAcquireEGLObjectsKHR(cl_command_queue q,
+						 cl_uint num,
+						 const cl_mem *mems, cl_uint n,
+						 const cl_event *list,
+						 cl_event *event)
+{
+	if (!icd_object_valid(q, ICD_MAGIC_QUEUE))
+		return CL_INVALID_COMMAND_QUEUE;
+	return num ? CL_INVALID_MEM_OBJECT : CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clEnqueueReleaseEGLObjectsKHR(cl_command_queue q,
+						 cl_uint num,
+						 const cl_mem *mems, cl_uint n,
+						 const cl_event *list,
+						 cl_event *event)
+{
+	return clEnqueueAcquireEGLObjectsKHR(q, num, mems, n, list, event);
+}
+
+cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context ctx,
+						 CLeglSyncKHR sync,
+						 CLeglDisplayKHR display,
+						 cl_int *err)
+{
+	ICD_RETURN_ERR(err, sharing_context(ctx), NULL);
+}
+
+/* ---- cl_ext_device_fission ----------------------------------------------- */
+
+cl_int CL_API_CALL clCreateSubDevicesEXT(
+	cl_device_id d, const cl_device_partition_property_ext *props,
+	cl_uint num_entries, cl_device_id *out, cl_uint *num_out)
+{
+	if (!icd_object_valid(d, ICD_MAGIC_DEVICE))
+		return CL_INVALID_DEVICE;
+	return CL_INVALID_VALUE;
+}
+
+cl_int CL_API_CALL clRetainDeviceEXT(cl_device_id d)
+{
+	return clRetainDevice(d);
+}
+
+cl_int CL_API_CALL clReleaseDeviceEXT(cl_device_id d)
+{
+	return clReleaseDevice(d);
+}
+
+cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
+	cl_kernel k, cl_device_id d, cl_kernel_sub_group_info param,
+	size_t in_size, const void *in, size_t size, void *value,
+	size_t *size_ret)
+{
+	return clGetKernelSubGroupInfo(k, d, param, in_size, in, size, value,
+				       size_ret);
+}
