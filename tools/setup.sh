@@ -84,6 +84,16 @@ demo)
 		fi
 	done
 	[ $ran -eq 1 ] || echo "setup: nothing to demo yet; the library is built in build/"
+	# The OpenCL view: clinfo through the system's ICD loader, with only
+	# libaccel's ICD from the build tree (nothing installed).
+	if [ -d build/icd/vendors ] && command -v clinfo >/dev/null; then
+		echo
+		echo "==> clinfo (OCL_ICD_VENDORS=build/icd/vendors)"
+		OCL_ICD_VENDORS=$PWD/build/icd/vendors clinfo -l
+		OCL_ICD_VENDORS=$PWD/build/icd/vendors clinfo |
+			grep -E "Platform Name|Device Name|Device Type|Max compute units|Device OpenCL C Version|Device Version" |
+			awk '!seen[$0]++'
+	fi
 	;;
 test)
 	exec tools/run-tests.sh
