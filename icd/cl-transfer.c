@@ -48,10 +48,11 @@ static cl_int submit_error(int e)
 	return icd_error(e);
 }
 
-cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m,
-				       cl_bool blocking, size_t offset,
-				       size_t size, void *ptr, cl_uint n,
-				       const cl_event *list, cl_event *event)
+/* clEnqueueReadBuffer and clEnqueueWriteBuffer: the same checks. */
+static cl_int enqueue_rw(cl_command_queue q, cl_mem m, bool write,
+			 cl_bool blocking, size_t offset, size_t size,
+			 void *ptr, cl_uint n, const cl_event *list,
+			 cl_event *event)
 {
 	struct accel_fence *fence = NULL;
 	struct icd_wait w;
@@ -66,17 +67,31 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m,
 	r = icd_wait_init(q, n, list, &w);
 	if (r != CL_SUCCESS)
 		return r;
-	if (!host_may_read(m)) {
+	if (write ? !host_may_write(m) : !host_may_read(m)) {
 		icd_wait_fini(&w);
 		return CL_INVALID_OPERATION;
 	}
-	e = accel_queue_read(q->q, m->buf, offset, size, ptr, w.n, w.fences,
-			     &fence);
+	if (write)
+		e = accel_queue_write(q->q, m->buf, offset, size, ptr, w.n,
+				      w.fences, &fence);
+	else
+		e = accel_queue_read(q->q, m->buf, offset, size, ptr, w.n,
+				     w.fences, &fence);
 	icd_wait_fini(&w);
 	if (e < 0)
 		return submit_error(e);
-	return icd_enqueue_done(q, CL_COMMAND_READ_BUFFER, fence, blocking,
-				event);
+	return icd_enqueue_done(q, write ? CL_COMMAND_WRITE_BUFFER :
+					   CL_COMMAND_READ_BUFFER,
+				fence, blocking, event);
+}
+
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m,
+				       cl_bool blocking, size_t offset,
+				       size_t size, void *ptr, cl_uint n,
+				       const cl_event *list, cl_event *event)
+{
+	return enqueue_rw(q, m, false, blocking, offset, size, ptr, n, list,
+			  event);
 }
 
 cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m,
@@ -84,30 +99,8 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m,
 					size_t size, const void *ptr, cl_uint n,
 					const cl_event *list, cl_event *event)
 {
-	struct accel_fence *fence = NULL;
-	struct icd_wait w;
-	cl_int r;
-	int e;
-
-	r = check_queue_mem(q, m);
-	if (r != CL_SUCCESS)
-		return r;
-	if (!range_ok(m, offset, size) || !ptr)
-		return CL_INVALID_VALUE;
-	r = icd_wait_init(q, n, list, &w);
-	if (r != CL_SUCCESS)
-		return r;
-	if (!host_may_write(m)) {
-		icd_wait_fini(&w);
-		return CL_INVALID_OPERATION;
-	}
-	e = accel_queue_write(q->q, m->buf, offset, size, ptr, w.n, w.fences,
-			      &fence);
-	icd_wait_fini(&w);
-	if (e < 0)
-		return submit_error(e);
-	return icd_enqueue_done(q, CL_COMMAND_WRITE_BUFFER, fence, blocking,
-				event);
+	return enqueue_rw(q, m, true, blocking, offset, size, (void *)ptr, n,
+			  list, event);
 }
 
 static bool overlap(cl_mem a, size_t a_off, cl_mem b, size_t b_off,
