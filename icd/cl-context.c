@@ -179,22 +179,12 @@ cl_int CL_API_CALL clSetContextDestructorCallback(
 	cl_context ctx, void(CL_CALLBACK *fn)(cl_context, void *),
 	void *user_data)
 {
-	struct icd_callback *cb;
-
 	if (!icd_object_valid(ctx, ICD_MAGIC_CONTEXT))
 		return CL_INVALID_CONTEXT;
 	if (!fn)
 		return CL_INVALID_VALUE;
-	cb = calloc(1, sizeof(*cb));
-	if (!cb)
-		return CL_OUT_OF_HOST_MEMORY;
-	cb->fn = (void (*)(void))fn;
-	cb->user_data = user_data;
-	pthread_mutex_lock(&ctx->lock);
-	cb->next = ctx->destructors;
-	ctx->destructors = cb;
-	pthread_mutex_unlock(&ctx->lock);
-	return CL_SUCCESS;
+	return icd_callback_push(&ctx->destructors, &ctx->lock,
+				 (void (*)(void))fn, user_data);
 }
 
 cl_int CL_API_CALL clGetContextInfo(cl_context ctx, cl_context_info param,

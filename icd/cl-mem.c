@@ -263,22 +263,12 @@ void icd_mem_free(cl_mem m)
 cl_int CL_API_CALL clSetMemObjectDestructorCallback(
 	cl_mem m, void(CL_CALLBACK *fn)(cl_mem, void *), void *user_data)
 {
-	struct icd_callback *cb;
-
 	if (!icd_object_valid(m, ICD_MAGIC_MEM))
 		return CL_INVALID_MEM_OBJECT;
 	if (!fn)
 		return CL_INVALID_VALUE;
-	cb = calloc(1, sizeof(*cb));
-	if (!cb)
-		return CL_OUT_OF_HOST_MEMORY;
-	cb->fn = (void (*)(void))fn;
-	cb->user_data = user_data;
-	pthread_mutex_lock(&m->lock);
-	cb->next = m->destructors;
-	m->destructors = cb;
-	pthread_mutex_unlock(&m->lock);
-	return CL_SUCCESS;
+	return icd_callback_push(&m->destructors, &m->lock,
+				 (void (*)(void))fn, user_data);
 }
 
 cl_mem icd_mem_root(cl_mem m)

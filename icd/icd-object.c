@@ -100,3 +100,19 @@ cl_uint icd_refcount(const void *p)
 
 	return atomic_load(&o->refs);
 }
+
+cl_int icd_callback_push(struct icd_callback **list, pthread_mutex_t *lock,
+			 void (*fn)(void), void *user_data)
+{
+	struct icd_callback *cb = calloc(1, sizeof(*cb));
+
+	if (!cb)
+		return CL_OUT_OF_HOST_MEMORY;
+	cb->fn = fn;
+	cb->user_data = user_data;
+	pthread_mutex_lock(lock);
+	cb->next = *list;
+	*list = cb;
+	pthread_mutex_unlock(lock);
+	return CL_SUCCESS;
+}

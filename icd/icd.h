@@ -126,6 +126,10 @@ struct icd_callback {
 	void *user_data;
 };
 
+/* Register a destructor callback, newest first. */
+cl_int icd_callback_push(struct icd_callback **list, pthread_mutex_t *lock,
+			 void (*fn)(void), void *user_data);
+
 struct _cl_context {
 	struct icd_object obj;
 	cl_platform_id platform;
