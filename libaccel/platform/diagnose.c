@@ -350,17 +350,13 @@ ACCEL_EXPORT int accel_context_get_candidate_count(struct accel_context *ctx)
 	return r;
 }
 
-ACCEL_EXPORT int
-accel_context_get_candidate_string(struct accel_context *ctx, size_t idx,
-				   enum accel_candidate_string prop,
-				   const char **ret)
+/* Lock the list and find candidate @idx (-ENOENT past the end). */
+static int candidate_lock(struct accel_context *ctx, size_t idx,
+			  struct candidate **ret)
 {
 	struct accel_candidates *list;
-	const char *s;
 	int r;
 
-	if (!ret || (unsigned)prop >= ACCEL_CANDIDATE_STRING_COUNT)
-		return -EINVAL;
 	r = candidates_lock(ctx, &list);
 	if (r < 0)
 		return r;
@@ -368,7 +364,25 @@ accel_context_get_candidate_string(struct accel_context *ctx, size_t idx,
 		candidates_unlock(ctx);
 		return -ENOENT;
 	}
-	s = list->v[idx].s[prop];
+	*ret = &list->v[idx];
+	return 0;
+}
+
+ACCEL_EXPORT int
+accel_context_get_candidate_string(struct accel_context *ctx, size_t idx,
+				   enum accel_candidate_string prop,
+				   const char **ret)
+{
+	struct candidate *c;
+	const char *s;
+	int r;
+
+	if (!ret || (unsigned)prop >= ACCEL_CANDIDATE_STRING_COUNT)
+		return -EINVAL;
+	r = candidate_lock(ctx, idx, &c);
+	if (r < 0)
+		return r;
+	s = c->s[prop];
 	candidates_unlock(ctx);
 	/* Only a message lost to out-of-memory can be NULL. */
 	*ret = s ? s : "";
@@ -380,20 +394,16 @@ ACCEL_EXPORT int accel_context_get_candidate_u64(struct accel_context *ctx,
 						 enum accel_candidate_u64 prop,
 						 uint64_t *ret)
 {
-	struct accel_candidates *list;
+	struct candidate *c;
 	uint64_t v;
 	int r;
 
 	if (!ret || (unsigned)prop >= ACCEL_CANDIDATE_U64_COUNT)
 		return -EINVAL;
-	r = candidates_lock(ctx, &list);
+	r = candidate_lock(ctx, idx, &c);
 	if (r < 0)
 		return r;
-	if (idx >= list->n) {
-		candidates_unlock(ctx);
-		return -ENOENT;
-	}
-	v = list->v[idx].u[prop];
+	v = c->u[prop];
 	candidates_unlock(ctx);
 	*ret = v;
 	return 0;
