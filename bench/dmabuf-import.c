@@ -39,6 +39,8 @@
 
 #include <libaccel/libaccel.h>
 
+#include "bench-util.h"
+
 #define KIB UINT64_C(1024)
 #define MIB (KIB * KIB)
 #define EXIT_SKIP 77
@@ -55,27 +57,12 @@ struct result {
 	double copy_us;          /* one memcpy() of the size */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 /* The @pct percentile of @v (sorted in place), in microseconds. */
 static double pct_us(uint64_t *v, size_t n, double pct)
 {
 	size_t i;
 
-	qsort(v, n, sizeof(*v), cmp_u64);
+	qsort(v, n, sizeof(*v), bench_cmp_u64);
 	i = (size_t)(pct / 100.0 * (double)(n - 1) + 0.5);
 	return (double)v[i] / 1000.0;
 }
@@ -157,11 +144,11 @@ static int sample(struct accel_device *dev, int fd, uint64_t size,
 	uint32_t *p;
 	int r;
 
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	r = accel_buffer_import_dmabuf(dev, fd, 0, &buf);
 	if (r < 0)
 		return r;
-	t1 = now_ns();
+	t1 = bench_now_ns();
 	r = accel_buffer_map(buf, 0, size, ACCEL_MAP_READ | ACCEL_MAP_WRITE,
 			     (void **)&p);
 	if (r < 0) {
@@ -170,10 +157,10 @@ static int sample(struct accel_device *dev, int fd, uint64_t size,
 	}
 	/* The first and the last page really are there. */
 	*sink += p[0] + p[size / 4 - 1];
-	t2 = now_ns();
+	t2 = bench_now_ns();
 	r = accel_buffer_unmap(buf, p);
 	accel_buffer_unref(buf);
-	t3 = now_ns();
+	t3 = bench_now_ns();
 	t[PH_IMPORT] = t1 - t0;
 	t[PH_MAP] = t2 - t1;
 	t[PH_RELEASE] = t3 - t2;
@@ -206,7 +193,7 @@ static double raw_us(int fd, uint64_t size, unsigned iterations,
 	if (!t)
 		return 0;
 	for (i = 0; i < iterations; i++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = bench_now_ns();
 		uint32_t *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 				   MAP_SHARED, fd, 0);
 
@@ -218,7 +205,7 @@ static double raw_us(int fd, uint64_t size, unsigned iterations,
 		*sink += p[0] + p[size / 4 - 1];
 		cpu_access(fd, false);
 		munmap(p, size);
-		t[i] = now_ns() - t0;
+		t[i] = bench_now_ns() - t0;
 	}
 	r = pct_us(t, iterations, 50);
 	free(t);
@@ -243,10 +230,10 @@ static double copy_us(int fd, uint64_t size)
 	/* Fault both in first: only the copy is timed. */
 	memcpy(dst, src, size);
 	for (i = 0; i < 5; i++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = bench_now_ns();
 
 		memcpy(dst, src, size);
-		t[i] = now_ns() - t0;
+		t[i] = bench_now_ns() - t0;
 	}
 	munmap(src, size);
 	free(dst);
@@ -292,57 +279,12 @@ static int measure(struct accel_device *dev, const struct source *s,
 
 /* ---- output ------------------------------------------------------------------ */
 
-static void print_machine(const char *when)
-{
-	char load[128] = "?";
-	FILE *f = fopen("/proc/loadavg", "re");
-
-	if (f) {
-		if (fgets(load, sizeof(load), f))
-			load[strcspn(load, "\n")] = '\0';
-		fclose(f);
-	}
-	printf("machine (%s): %ld CPUs online, loadavg %s%s\n", when,
-	       sysconf(_SC_NPROCESSORS_ONLN), load,
-	       getenv("ACCEL_KERNEL_VM") ? " (in the test VM: TCG, slow)" :
-					   "");
-}
-
 static void size_name(uint64_t size, char *buf, size_t len)
 {
 	if (size >= MIB)
 		snprintf(buf, len, "%" PRIu64 " MiB", size / MIB);
 	else
 		snprintf(buf, len, "%" PRIu64 " KiB", size / KIB);
-}
-
-static struct accel_device *cpu_device(struct accel_context *ctx)
-{
-	struct accel_device *devs[16], *cpu = NULL;
-	int n, i;
-
-	n = accel_context_get_devices(ctx, devs, 16);
-	for (i = 0; i < n && i < 16; i++) {
-		uint64_t type = 0;
-
-		accel_device_query_u64(devs[i], ACCEL_DEVICE_U64_TYPE, &type);
-		if (!cpu && type == ACCEL_DEVICE_TYPE_CPU)
-			cpu = accel_device_ref(devs[i]);
-		accel_device_unref(devs[i]);
-	}
-	return cpu;
-}
-
-static unsigned parse_count(const char *s, const char *what)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-
-	if (*s == '\0' || *end || v == 0 || v > 10000000) {
-		fprintf(stderr, "dmabuf-import: bad %s '%s'\n", what, s);
-		exit(2);
-	}
-	return (unsigned)v;
 }
 
 static void usage(FILE *f)
@@ -358,17 +300,19 @@ int main(int argc, char **argv)
 {
 	unsigned iterations = 200, warmup = 20, s, i, ran = 0;
 	struct accel_context *ctx = NULL;
-	struct accel_device *cpu;
+	struct accel_device *cpu = NULL;
 	uint64_t caps = 0;
 	int opt, r, ret = 0;
 
 	while ((opt = getopt(argc, argv, "n:w:b:r:h")) != -1) {
 		switch (opt) {
 		case 'n':
-			iterations = parse_count(optarg, "sample count");
+			iterations = bench_parse_count("dmabuf-import", optarg,
+				"sample count", 10000000);
 			break;
 		case 'w':
-			warmup = parse_count(optarg, "warm-up count");
+			warmup = bench_parse_count("dmabuf-import", optarg,
+				"warm-up count", 10000000);
 			break;
 		case 'b':
 		case 'r':
@@ -388,8 +332,7 @@ int main(int argc, char **argv)
 			strerror(-r));
 		return 1;
 	}
-	cpu = cpu_device(ctx);
-	if (cpu)
+	if (bench_find_cpu_device(ctx, &cpu) == 0)
 		accel_device_query_u64(cpu, ACCEL_DEVICE_U64_CAPS, &caps);
 	if (!(caps & ACCEL_DEVICE_CAP_DMABUF_IMPORT)) {
 		printf("dmabuf-import: SKIP: the CPU device cannot import "
@@ -400,7 +343,7 @@ int main(int argc, char **argv)
 
 	printf("dmabuf-import: libaccel %s, CPU device; %u samples after %u "
 	       "warm-up per line\n", accel_get_version(), iterations, warmup);
-	print_machine("start");
+	bench_print_machine("start");
 	printf("sample = import + map whole buffer + read first/last word + "
 	       "unmap + unref (us)\n"
 	       "kernel = mmap + DMA_BUF_IOCTL_SYNC + the same reads + munmap, "
@@ -459,7 +402,7 @@ int main(int argc, char **argv)
 			       raw_last / raw_first);
 	}
 	printf("\n");
-	print_machine("end");
+	bench_print_machine("end");
 	if (!ran && ret == 0) {
 		printf("dmabuf-import: SKIP: no dma-buf heap and no udmabuf "
 		       "here (run it in the kernel test tier: "

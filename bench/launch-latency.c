@@ -27,6 +27,8 @@
 
 #include <libaccel/libaccel.h>
 
+#include "bench-util.h"
+
 struct bench_opts {
 	unsigned iterations; /* latency samples */
 	unsigned warmup;     /* untimed commands before each measurement */
@@ -87,21 +89,6 @@ static const struct command {
 
 /* ---- measuring ----------------------------------------------------------- */
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 /* Nearest-rank percentile of sorted samples, in microseconds. */
 static double pct_us(const uint64_t *sorted, size_t n, double pct)
 {
@@ -123,7 +110,7 @@ static int one_round_trip(struct bench_ctx *b, submit_fn submit,
 			  uint64_t *ret_ns)
 {
 	struct accel_fence *fence = NULL;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = bench_now_ns();
 	int r;
 
 	r = submit(b, &fence);
@@ -131,7 +118,7 @@ static int one_round_trip(struct bench_ctx *b, submit_fn submit,
 		return r;
 	r = accel_fence_wait(fence, ACCEL_TIMEOUT_INFINITE);
 	if (ret_ns)
-		*ret_ns = now_ns() - t0;
+		*ret_ns = bench_now_ns() - t0;
 	accel_fence_unref(fence);
 	return r;
 }
@@ -153,14 +140,14 @@ static int measure(struct bench_ctx *b, const struct bench_opts *o,
 		if (r < 0)
 			return r;
 	}
-	qsort(samples, o->iterations, sizeof(*samples), cmp_u64);
+	qsort(samples, o->iterations, sizeof(*samples), bench_cmp_u64);
 	res->min_us = (double)samples[0] / 1000.0;
 	res->median_us = pct_us(samples, o->iterations, 50.0);
 	res->p90_us = pct_us(samples, o->iterations, 90.0);
 	res->p99_us = pct_us(samples, o->iterations, 99.0);
 
 	for (round = 0; round < o->rounds; round++) {
-		uint64_t t0 = now_ns(), dt;
+		uint64_t t0 = bench_now_ns(), dt;
 
 		for (i = 0; i < o->batch; i++) {
 			r = submit(b, NULL);
@@ -172,7 +159,7 @@ static int measure(struct bench_ctx *b, const struct bench_opts *o,
 		r = accel_queue_finish(b->queue);
 		if (r < 0)
 			return r;
-		dt = now_ns() - t0;
+		dt = bench_now_ns() - t0;
 		if (dt < best)
 			best = dt;
 	}
@@ -181,20 +168,6 @@ static int measure(struct bench_ctx *b, const struct bench_opts *o,
 }
 
 /* ---- environment --------------------------------------------------------- */
-
-static void print_machine(const char *when)
-{
-	char load[128] = "?";
-	FILE *f = fopen("/proc/loadavg", "re");
-
-	if (f) {
-		if (fgets(load, sizeof(load), f))
-			load[strcspn(load, "\n")] = '\0';
-		fclose(f);
-	}
-	printf("machine (%s): %ld CPUs online, loadavg %s\n", when,
-	       sysconf(_SC_NPROCESSORS_ONLN), load);
-}
 
 /*
  * The settings that shape the numbers. The CPU device runs
@@ -235,30 +208,6 @@ static void print_settings(struct accel_device *dev, char **envp)
 
 /* ---- setup --------------------------------------------------------------- */
 
-static int find_cpu_device(struct accel_context *ctx,
-			   struct accel_device **ret)
-{
-	struct accel_device *devs[16];
-	int n, i;
-
-	n = accel_context_get_devices(ctx, devs, 16);
-	if (n < 0)
-		return n;
-	if (n > 16)
-		n = 16;
-	for (i = 0; i < n; i++) {
-		uint64_t type;
-
-		if (!*ret &&
-		    accel_device_query_u64(devs[i], ACCEL_DEVICE_U64_TYPE,
-					   &type) == 0 &&
-		    type == ACCEL_DEVICE_TYPE_CPU)
-			*ret = accel_device_ref(devs[i]);
-		accel_device_unref(devs[i]);
-	}
-	return *ret ? 0 : -ENODEV;
-}
-
 static int make_empty_kernel(struct accel_device *dev,
 			     struct accel_kernel **ret)
 {
@@ -277,20 +226,6 @@ static int make_empty_kernel(struct accel_device *dev,
 	/* The kernel keeps its program alive. */
 	accel_program_unref(prog);
 	return r;
-}
-
-static unsigned parse_count(const char *s, const char *what)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v == 0 || v > 100000000ul) {
-		fprintf(stderr, "launch-latency: bad %s '%s'\n", what, s);
-		exit(2);
-	}
-	return (unsigned)v;
 }
 
 static void usage(FILE *f)
@@ -325,16 +260,20 @@ int main(int argc, char **argv, char **envp)
 	while ((c = getopt(argc, argv, "n:w:b:r:h")) != -1) {
 		switch (c) {
 		case 'n':
-			o.iterations = parse_count(optarg, "iteration count");
+			o.iterations = bench_parse_count("launch-latency", optarg,
+				"iteration count", 100000000ul);
 			break;
 		case 'w':
-			o.warmup = parse_count(optarg, "warm-up count");
+			o.warmup = bench_parse_count("launch-latency", optarg,
+				"warm-up count", 100000000ul);
 			break;
 		case 'b':
-			o.batch = parse_count(optarg, "batch size");
+			o.batch = bench_parse_count("launch-latency", optarg,
+				"batch size", 100000000ul);
 			break;
 		case 'r':
-			o.rounds = parse_count(optarg, "round count");
+			o.rounds = bench_parse_count("launch-latency", optarg,
+				"round count", 100000000ul);
 			break;
 		case 'h':
 			usage(stdout);
@@ -349,7 +288,7 @@ int main(int argc, char **argv, char **envp)
 		return 2;
 	}
 
-	print_machine("start");
+	bench_print_machine("start");
 
 	samples = calloc(o.iterations, sizeof(*samples));
 	if (!samples) {
@@ -359,7 +298,7 @@ int main(int argc, char **argv, char **envp)
 	r = accel_context_new(0, &ctx);
 	if (r < 0)
 		goto fail;
-	r = find_cpu_device(ctx, &dev);
+	r = bench_find_cpu_device(ctx, &dev);
 	if (r < 0)
 		goto fail;
 	print_settings(dev, envp);
@@ -407,6 +346,6 @@ out:
 	accel_device_unref(dev);
 	accel_context_unref(ctx);
 	free(samples);
-	print_machine("end");
+	bench_print_machine("end");
 	return status;
 }
