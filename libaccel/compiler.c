@@ -80,7 +80,12 @@ static int compiler_load(struct accel_context *ctx, struct accel_compiler **ret)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	c->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	/*
+	 * NODELETE: LLVM registers global state (options, targets, static
+	 * destructors) that does not survive an unload and reload, and
+	 * mapping it again for every context would cost milliseconds.
+	 */
+	c->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 	if (!c->handle) {
 		log_err(ctx, "cannot load the compiler: %s\n", dlerror());
 		free(c);

@@ -182,7 +182,7 @@ if ! configure_build build-tsan "${san_cmake_args[@]}" \
 elif ! sanitizer_wrapper "-fsanitize=thread"; then
 	record tsan FAIL "TSan runtime does not start on this machine"
 else
-	TSAN_OPTIONS="second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}" \
+	TSAN_OPTIONS="second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}" \
 		run_ctest tsan build-tsan -L '^threads$'
 fi
 restore_rnd_bits
