@@ -5,18 +5,16 @@
  * diagnoses), then the context's release; median and spread per round and
  * per candidate.
  *
- *   enumerate [-n ROUNDS] [--fake N]
+ *   enumerate [-n ROUNDS] [-f N]
  *
- * --fake N builds a umockdev testbed of N PCI accelerators, each with an
- * accel node (the program re-executes itself under umockdev-wrapper), so
- * the per-device cost can be read at a scale no machine here has. Without
+ * -f N builds a umockdev testbed of N PCI accelerators, each with an
+ * accel node (run it under umockdev-wrapper), so the per-device cost can be read at a scale no machine here has. Without
  * it the machine's own devices are enumerated (run it in the kernel tier to
  * see vgem and refaccel).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,32 +34,6 @@ static bool umockdev_preloaded(void)
 		return false;
 	dlclose(h);
 	return true;
-}
-
-/* Returns only on failure. */
-static void reexec_under_wrapper(int argc, char **argv)
-{
-	char exe[PATH_MAX];
-	char **args;
-	ssize_t len;
-	int i;
-
-	if (getenv("ACCEL_BENCH_REEXEC"))
-		return;
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len <= 0)
-		return;
-	exe[len] = '\0';
-	args = calloc((size_t)argc + 2, sizeof(*args));
-	if (!args)
-		return;
-	args[0] = (char *)"umockdev-wrapper";
-	args[1] = exe;
-	for (i = 1; i < argc; i++)
-		args[i + 1] = argv[i];
-	setenv("ACCEL_BENCH_REEXEC", "1", 1);
-	execvp(args[0], args);
-	free(args);
 }
 
 /* N PCI accelerators "0000:NN:00.0", each bound to a driver, with accelN. */
@@ -165,9 +137,9 @@ int main(int argc, char **argv)
 
 	if (fake) {
 		if (!umockdev_preloaded()) {
-			reexec_under_wrapper(argc, argv);
-			fprintf(stderr, "enumerate: -f needs umockdev-wrapper "
-					"(Debian package umockdev)\n");
+			fprintf(stderr, "enumerate: run -f under "
+					"umockdev-wrapper (Debian package "
+					"umockdev)\n");
 			return 77;
 		}
 		tb = fake_testbed(fake);

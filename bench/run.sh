@@ -13,6 +13,9 @@ set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$src/build-bench}
 benches=${BENCHES:-launch-latency}
+# compiler-kernels (libaccel against PoCL) sees both OpenCL platforms
+# through the build tree's bench/vendors/: libaccel.icd and pocl.icd
+export OCL_ICD_VENDORS="${OCL_ICD_VENDORS:-$build/bench/vendors}"
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
 	cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release \

@@ -121,6 +121,11 @@ struct lower {
 
 /* wg-builtins.c: replace the work-item builtin calls in @p w->fn. */
 int accelc_lower_builtins(struct lower *l, struct wrapper *w);
+/*
+ * printf-lower.c: turn printf calls (all inside wrappers by now) into
+ * records in the launch's printf buffer; flags the kernels that print.
+ */
+int accelc_lower_printf(struct lower *l, struct wrapper *ws, uint32_t nw);
 /* Move kernel-scope __local variables into each wrapper's local_mem. */
 int accelc_lower_locals(struct lower *l, struct wrapper *ws, uint32_t nw);
 /*

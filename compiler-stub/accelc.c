@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* accelc: compile an OpenCL C file into a shared object of work-group
- * functions, list its kernels, dump IR or assembly. */
+/* accelc: compile an OpenCL C file into a program binary (or a shared
+ * object of work-group functions), list its kernels, dump IR or assembly;
+ * or read a program binary back, list it and extract its code. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -20,14 +21,19 @@ static const char *access_names[] = { "", "read_only ", "write_only ",
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: accelc [options] FILE.cl\n"
+		"usage: accelc [options] FILE.cl|FILE.bin\n"
+		"A FILE starting with the program binary magic is read as one\n"
+		"(for another CPU: give --cpu and --features to check against).\n"
 		"  -b, --build-options OPTS  OpenCL build options\n"
-		"  -o, --output FILE         write the shared object to FILE\n"
+		"  -o, --output FILE         write the program binary to FILE\n"
+		"      --shared-object FILE  write the code (a shared object)\n"
 		"  -l, --list                list kernels and their arguments\n"
 		"      --emit-llvm FILE      write optimised LLVM IR ('-': stdout)\n"
 		"      --emit-asm FILE       write assembly ('-': stdout)\n"
 		"      --cpu NAME            target CPU (default: this host)\n"
 		"      --features STR        target features for --cpu\n"
+		"      --no-cache            neither use nor fill the program cache\n"
+		"  -v, --verbose             say whether the cache was used\n"
 		"  -h, --help\n");
 }
 
@@ -76,9 +82,10 @@ static int write_text(const char *path, const char *text)
 	return 0;
 }
 
-static int write_bin(const char *path, const void *data, size_t len)
+static int write_bin(const char *path, const void *data, size_t len,
+		     mode_t mode)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	const char *p = data;
 
 	if (fd < 0)
@@ -141,11 +148,61 @@ static void list(const struct accelc_result *res)
 	}
 }
 
+static bool is_binary(const char *data, size_t len)
+{
+	return len >= 8 && !memcmp(data, "ACCELBIN", 8);
+}
+
+struct outputs {
+	const char *bin, *so, *ir, *as;
+	bool list, verbose;
+};
+
+static int write_outputs(const struct accelc_result *res,
+			 const struct outputs *w)
+{
+	static const char *const cache[] = { "off", "miss", "hit" };
+	const void *data;
+	size_t size;
+	int r = 0;
+
+	if (w->verbose)
+		fprintf(stderr, "accelc: program cache: %s\n",
+			cache[accelc_result_get_cache_status(res) % 3]);
+	if (w->list)
+		list(res);
+	if (w->ir && (r = write_text(w->ir, accelc_result_get_ir(res))) < 0)
+		fprintf(stderr, "accelc: %s: %s\n", w->ir, strerror(-r));
+	if (w->as && r >= 0 &&
+	    (r = write_text(w->as, accelc_result_get_asm(res))) < 0)
+		fprintf(stderr, "accelc: %s: %s\n", w->as, strerror(-r));
+	if (w->bin && r >= 0) {
+		r = accelc_result_get_container(res, &data, &size);
+		if (r == 0)
+			r = write_bin(w->bin, data, size, 0644);
+		if (r < 0)
+			fprintf(stderr, "accelc: %s: %s\n", w->bin,
+				strerror(-r));
+	}
+	if (w->so && r >= 0) {
+		r = accelc_result_get_binary(res, &data, &size);
+		if (r == 0)
+			r = write_bin(w->so, data, size, 0755);
+		if (r < 0)
+			fprintf(stderr, "accelc: %s: %s\n", w->so,
+				strerror(-r));
+	}
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "build-options", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "shared-object", required_argument, NULL, 's' },
+		{ "no-cache", no_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "emit-llvm", required_argument, NULL, 'L' },
 		{ "emit-asm", required_argument, NULL, 'S' },
@@ -155,30 +212,34 @@ int main(int argc, char **argv)
 		{ 0 },
 	};
 	struct accelc_options o = { .struct_size = sizeof(o) };
-	const char *out = NULL, *ir = NULL, *as = NULL;
 	struct accelc_result *res = NULL;
-	bool do_list = false;
+	struct outputs w = { 0 };
+	bool binary;
 	size_t len;
 	char *src;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "b:o:lh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:o:lvh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o.build_options = optarg;
 			break;
 		case 'o':
-			out = optarg;
+			w.bin = optarg;
+			break;
+		case 's':
+			w.so = optarg;
+			o.flags |= ACCELC_FLAG_KEEP_BINARY;
 			break;
 		case 'l':
-			do_list = true;
+			w.list = true;
 			break;
 		case 'L':
-			ir = optarg;
+			w.ir = optarg;
 			o.flags |= ACCELC_FLAG_KEEP_IR;
 			break;
 		case 'S':
-			as = optarg;
+			w.as = optarg;
 			o.flags |= ACCELC_FLAG_KEEP_ASM;
 			break;
 		case 'c':
@@ -186,6 +247,12 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			o.cpu_features = optarg;
+			break;
+		case 'n':
+			o.flags |= ACCELC_FLAG_NO_CACHE;
+			break;
+		case 'v':
+			w.verbose = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -205,34 +272,29 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	if (out)
-		o.flags |= ACCELC_FLAG_KEEP_BINARY;
-	r = accelc_compile(&o, src, len, &res);
+	binary = is_binary(src, len);
+	if (binary) {
+		if (w.ir || w.as || o.build_options) {
+			fprintf(stderr, "accelc: %s is a program binary: no "
+				"build options, IR or assembly\n",
+				argv[optind]);
+			free(src);
+			return 2;
+		}
+		r = accelc_load_binary(&o, src, len, &res);
+	} else {
+		r = accelc_compile(&o, src, len, &res);
+	}
 	free(src);
 	if (res)
 		fputs(accelc_result_get_log(res), stderr);
 	if (r < 0) {
-		fprintf(stderr, "accelc: build failed: %s\n", strerror(-r));
+		fprintf(stderr, "accelc: %s failed: %s\n",
+			binary ? "loading the binary" : "build", strerror(-r));
 		accelc_result_free(res);
 		return 1;
 	}
-	if (do_list)
-		list(res);
-	if (ir && (r = write_text(ir, accelc_result_get_ir(res))) < 0)
-		fprintf(stderr, "accelc: %s: %s\n", ir, strerror(-r));
-	if (as && r >= 0 &&
-	    (r = write_text(as, accelc_result_get_asm(res))) < 0)
-		fprintf(stderr, "accelc: %s: %s\n", as, strerror(-r));
-	if (out && r >= 0) {
-		const void *data;
-		size_t size;
-
-		r = accelc_result_get_binary(res, &data, &size);
-		if (r == 0)
-			r = write_bin(out, data, size);
-		if (r < 0)
-			fprintf(stderr, "accelc: %s: %s\n", out, strerror(-r));
-	}
+	r = write_outputs(res, &w);
 	accelc_result_free(res);
 	return r < 0 ? 1 : 0;
 }

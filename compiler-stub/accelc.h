@@ -64,6 +64,8 @@ enum accelc_arg_access {
 
 /** Kernel flag, equal to ACCEL_KERNEL_HAS_BARRIERS. */
 #define ACCELC_KERNEL_HAS_BARRIERS (1u << 0)
+/** Kernel flag: it calls printf (its launches need a printf buffer). */
+#define ACCELC_KERNEL_USES_PRINTF (1u << 1)
 
 /** Option flags (struct accelc_options.flags). */
 /** keep the optimised LLVM IR as text in the result */
@@ -72,8 +74,11 @@ enum accelc_arg_access {
 #define ACCELC_FLAG_KEEP_ASM (1u << 1)
 /** keep the shared object's bytes in memory (accelc_result_get_binary) */
 #define ACCELC_FLAG_KEEP_BINARY (1u << 2)
+/** neither look up nor store the build in the on-disk cache */
+#define ACCELC_FLAG_NO_CACHE (1u << 3)
 #define ACCELC_FLAG_ALL                                                        \
-	(ACCELC_FLAG_KEEP_IR | ACCELC_FLAG_KEEP_ASM | ACCELC_FLAG_KEEP_BINARY)
+	(ACCELC_FLAG_KEEP_IR | ACCELC_FLAG_KEEP_ASM | ACCELC_FLAG_KEEP_BINARY |  \
+	 ACCELC_FLAG_NO_CACHE)
 
 struct accelc_options {
 	/** sizeof(struct accelc_options) as the caller knows it */
@@ -93,6 +98,22 @@ struct accelc_options {
 	uint32_t timeout_ms;
 	/** reserved, 0 */
 	uint32_t reserved;
+	/** cache directory; NULL: $ACCEL_CACHE_DIR, $XDG_CACHE_HOME/libaccel,
+	 *  ~/.cache/libaccel */
+	const char *cache_dir;
+	/** cache size cap in bytes; 0: $ACCEL_CACHE_MAX_SIZE, 256 MiB */
+	uint64_t cache_max_size;
+};
+
+/** What the on-disk cache did for a build (accelc_result_get_cache_status). */
+enum accelc_cache_status {
+	/** not used: disabled (ACCEL_CACHE=0, ACCELC_FLAG_NO_CACHE, IR or
+	 *  assembly asked for) or its directory is not private to us */
+	ACCELC_CACHE_OFF = 0,
+	/** built, and stored when the build succeeded */
+	ACCELC_CACHE_MISS = 1,
+	/** loaded from the cache, nothing compiled */
+	ACCELC_CACHE_HIT = 2,
 };
 
 struct accelc_arg_info {
@@ -195,6 +216,41 @@ accelc_result_find_kernel(const struct accelc_result *res, const char *name);
  * @return 0 or -ENOMEM
  */
 ACCELC_API int accelc_host_cpu(char **name, char **features);
+
+/** @return enum accelc_cache_status of the build that made @p res */
+ACCELC_API uint32_t accelc_result_get_cache_status(const struct accelc_result *res);
+
+/**
+ * The program binary container (compiler-stub/binary.h has the format):
+ * kernel descriptions plus the shared object. Lives with @p res.
+ * @return 0, -ENOENT (the build failed)
+ */
+ACCELC_API int accelc_result_get_container(const struct accelc_result *res,
+				const void **data, size_t *size);
+
+/**
+ * A sealed memfd holding the shared object, to dlopen() through
+ * /proc/self/fd (dup() it to keep it beyond the result: while a library
+ * is loaded under a path, dlopen() of the same path returns it).
+ * @return the fd (owned by @p res), -ENOENT (no code loaded: the build
+ *         failed, or it was for another CPU)
+ */
+ACCELC_API int accelc_result_get_fd(const struct accelc_result *res);
+
+/**
+ * Load a program binary container: parse it strictly, check that the
+ * CPU can run it (@p opts->cpu_features when @p opts->cpu is set, else
+ * this host) and put the code in a memfd. Only @p opts->struct_size,
+ * cpu and cpu_features are read.
+ *
+ * @param ret set on success and on -EINVAL/-ENOEXEC (the log says why)
+ * @return 0; -EINVAL (NULL argument, malformed container); -ENOEXEC
+ *         (another format or work-group ABI version, or the CPU lacks a
+ *         feature the code was built for); -ENOMEM; another -errno
+ */
+ACCELC_API int accelc_load_binary(const struct accelc_options *opts,
+				  const void *data, size_t size,
+				  struct accelc_result **ret);
 
 #ifdef __cplusplus
 }

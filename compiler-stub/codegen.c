@@ -277,7 +277,13 @@ int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 	LLVMPassBuilderOptionsSetSLPVectorization(o, opt);
 	LLVMPassBuilderOptionsSetLoopInterleaving(o, opt);
 	LLVMPassBuilderOptionsSetLoopUnrolling(o, opt);
-	e = LLVMRunPasses(mod, opt ? "default<O3>" : "default<O0>", tm, o);
+	/*
+	 * globaldce also at O0: unused internal code must go, above all the
+	 * fiber runtime of kernels that run as regions, whose thread-local
+	 * stack cache would pin the object until every worker thread exits.
+	 */
+	e = LLVMRunPasses(mod, opt ? "default<O3>" : "default<O0>,globaldce",
+			  tm, o);
 	LLVMDisposePassBuilderOptions(o);
 	if (e) {
 		char *msg = LLVMGetErrorMessage(e);

@@ -12,19 +12,9 @@
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Target.h>
 
-#include "accelc-private.h"
-
-struct accelc_result {
-	char *log;
-	char *dir;  /* private temporary directory, removed on free */
-	char *path; /* the shared object in it */
-	void *binary;
-	size_t binary_size;
-	char *ir;
-	char *asm_text;
-	struct kernel_desc *kernels;
-	uint32_t n_kernels;
-};
+#include "binary.h"
+#include "cache.h"
+#include "result.h"
 
 static void rm_dir(const char *dir)
 {
@@ -38,75 +28,6 @@ static void rm_dir(const char *dir)
 			unlinkat(dirfd(d), e->d_name, 0);
 	closedir(d);
 	rmdir(dir);
-}
-
-struct accelc_result *accelc_result_free(struct accelc_result *res)
-{
-	if (!res)
-		return NULL;
-	if (res->dir)
-		rm_dir(res->dir);
-	free(res->dir);
-	free(res->path);
-	free(res->log);
-	free(res->binary);
-	free(res->ir);
-	free(res->asm_text);
-	accelc_free_kernels(res->kernels, res->n_kernels);
-	free(res);
-	return NULL;
-}
-
-const char *accelc_result_get_log(const struct accelc_result *res)
-{
-	return res && res->log ? res->log : "";
-}
-
-const char *accelc_result_get_path(const struct accelc_result *res)
-{
-	return res ? res->path : NULL;
-}
-
-int accelc_result_get_binary(const struct accelc_result *res,
-			     const void **data, size_t *size)
-{
-	if (!res || !res->binary)
-		return -ENOENT;
-	*data = res->binary;
-	*size = res->binary_size;
-	return 0;
-}
-
-const char *accelc_result_get_ir(const struct accelc_result *res)
-{
-	return res ? res->ir : NULL;
-}
-
-const char *accelc_result_get_asm(const struct accelc_result *res)
-{
-	return res ? res->asm_text : NULL;
-}
-
-uint32_t accelc_result_get_kernel_count(const struct accelc_result *res)
-{
-	return res ? res->n_kernels : 0;
-}
-
-const struct accelc_kernel_info *
-accelc_result_get_kernel(const struct accelc_result *res, uint32_t index)
-{
-	if (!res || index >= res->n_kernels)
-		return NULL;
-	return &res->kernels[index].info;
-}
-
-const struct accelc_kernel_info *
-accelc_result_find_kernel(const struct accelc_result *res, const char *name)
-{
-	for (uint32_t i = 0; res && name && i < res->n_kernels; i++)
-		if (!strcmp(res->kernels[i].info.name, name))
-			return &res->kernels[i].info;
-	return NULL;
 }
 
 static int write_file(const char *path, const void *data, size_t len)
@@ -133,7 +54,7 @@ static int write_file(const char *path, const void *data, size_t len)
 	return close(fd) < 0 ? -errno : 0;
 }
 
-static int read_file(const char *path, void **data, size_t *len)
+int accelc_read_file(const char *path, void **data, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -156,6 +77,7 @@ static int read_file(const char *path, void **data, size_t *len)
 		off += (size_t)n;
 	}
 	close(fd);
+	buf[off] = '\0';
 	*data = buf;
 	*len = off;
 	return 0;
@@ -247,7 +169,14 @@ struct job {
 	struct accelc_result *res;
 	struct strbuf *log;
 	struct accelc_build_opts bo;
-	char *clang, *src, *bc, *obj, *cpu, *features;
+	struct accelc_cache cache;
+	char *dir, *clang, *src, *bc, *obj, *so;
+	/* what code is generated for, and what this process runs on */
+	char *cpu, *features, *host_cpu, *host_features;
+	/* host_features if the code can run here, else NULL: not loaded */
+	const char *load_features;
+	struct kernel_desc *kernels;
+	uint32_t n_kernels;
 };
 
 static int run_llvm(struct job *j)
@@ -324,8 +253,8 @@ static int run_llvm(struct job *j)
 	r = write_file(j->obj, LLVMGetBufferStart(out), LLVMGetBufferSize(out));
 	if (r)
 		goto out;
-	j->res->kernels = st.kernels;
-	j->res->n_kernels = st.n_kernels;
+	j->kernels = st.kernels;
+	j->n_kernels = st.n_kernels;
 	st.kernels = NULL;
 out:
 	accelc_free_kernels(st.kernels, st.n_kernels);
@@ -342,12 +271,155 @@ out:
 	return r;
 }
 
+/* The kernels and the shared object, in one container. */
+static int make_container(struct job *j)
+{
+	const struct accelc_kernel_info **k;
+	struct accelc_binary_in in = {
+		.cpu = j->cpu,
+		.features = j->features,
+		.options = j->o.build_options,
+		.n_kernels = j->n_kernels,
+	};
+	void *so = NULL, *out = NULL;
+	size_t so_size = 0, size = 0;
+	int r;
+
+	k = calloc(j->n_kernels ? j->n_kernels : 1, sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < j->n_kernels; i++)
+		k[i] = &j->kernels[i].info;
+	in.kernels = k;
+	r = accelc_read_file(j->so, &so, &so_size);
+	if (r == 0) {
+		in.code = so;
+		in.code_size = so_size;
+		r = accelc_binary_write(&in, &out, &size);
+	}
+	free(so);
+	free(k);
+	if (r)
+		return r;
+	return accelc_result_set_container(j->res, out, size, j->load_features,
+					   j->log);
+}
+
+/* The cache's copy of this build, if it has a good one. */
+static bool cache_hit(struct job *j)
+{
+	struct strbuf scratch = { 0 };
+	char *log = NULL;
+	void *data = NULL;
+	size_t size = 0;
+
+	if (accelc_cache_lookup(&j->cache, &log, &data, &size))
+		return false;
+	if (accelc_result_set_container(j->res, data, size, j->load_features,
+					&scratch)) {
+		free(log);
+		strbuf_free(&scratch);
+		return false;
+	}
+	strbuf_free(&scratch);
+	j->res->log = log;
+	j->res->cache_status = ACCELC_CACHE_HIT;
+	return true;
+}
+
+/* Hit, or miss with the key held until this build is stored. */
+static bool cache_begin(struct job *j)
+{
+	uint8_t *key = j->cache.key;
+
+	if (j->cache.dirfd < 0)
+		return false;
+	if (accelc_cache_key(j->clang, &j->bo, &j->o, j->cpu, j->features,
+			     j->src, j->dir, key)) {
+		/* clang -E failed: the build reports why, uncached */
+		accelc_cache_close(&j->cache);
+		return false;
+	}
+	if (cache_hit(j))
+		return true;
+	accelc_cache_lock_key(&j->cache);
+	if (cache_hit(j))
+		return true;
+	j->res->cache_status = ACCELC_CACHE_MISS;
+	return false;
+}
+
+static int prepare(struct job *j, const char *source, size_t len)
+{
+	int r;
+
+	r = accelc_parse_options(j->o.build_options, &j->bo, j->log);
+	if (r)
+		return r;
+	if (memchr(source, '\0', len)) {
+		strbuf_printf(j->log, "error: source contains a NUL byte\n");
+		return -EINVAL;
+	}
+	r = make_dir(&j->o, &j->dir);
+	if (r)
+		return r;
+	if (asprintf(&j->src, "%s/source.cl", j->dir) < 0 ||
+	    asprintf(&j->bc, "%s/source.bc", j->dir) < 0 ||
+	    asprintf(&j->obj, "%s/program.o", j->dir) < 0 ||
+	    asprintf(&j->so, "%s/program.so", j->dir) < 0)
+		return -ENOMEM;
+	r = write_file(j->src, source, len);
+	if (r)
+		return r;
+	r = accelc_find_clang(j->o.clang_path, &j->clang);
+	if (r) {
+		strbuf_printf(j->log, "error: no clang-16 found (set "
+			      "ACCEL_CLANG)\n");
+		return r;
+	}
+	r = accelc_host_cpu(&j->host_cpu, &j->host_features);
+	if (r)
+		return r;
+	if (j->o.cpu) {
+		j->cpu = strdup(j->o.cpu);
+		j->features = strdup(j->o.cpu_features ? j->o.cpu_features :
+				     "");
+	} else {
+		j->cpu = strdup(j->host_cpu);
+		j->features = strdup(j->host_features);
+	}
+	if (!j->cpu || !j->features)
+		return -ENOMEM;
+	/* code for another CPU is kept (accelc -o), not loaded */
+	if (!accelc_binary_check_cpu(j->features, j->host_features, NULL, 0))
+		j->load_features = j->host_features;
+	return accelc_cache_open(&j->o, &j->cache, j->log);
+}
+
+static void job_free(struct job *j)
+{
+	accelc_cache_close(&j->cache);
+	if (j->dir)
+		rm_dir(j->dir);
+	free(j->dir);
+	free(j->so);
+	free(j->clang);
+	free(j->src);
+	free(j->bc);
+	free(j->obj);
+	free(j->cpu);
+	free(j->features);
+	free(j->host_cpu);
+	free(j->host_features);
+	accelc_free_kernels(j->kernels, j->n_kernels);
+	accelc_build_opts_free(&j->bo);
+}
+
 int accelc_compile(const struct accelc_options *opts, const char *source,
 		   size_t len, struct accelc_result **ret)
 {
 	struct strbuf log = { 0 };
-	struct job j = { 0 };
-	char *so = NULL;
+	struct job j = { .cache = { .dirfd = -1, .lockfd = -1 } };
 	int r;
 
 	if (!source || !ret)
@@ -363,45 +435,12 @@ int accelc_compile(const struct accelc_options *opts, const char *source,
 	if (!j.o.timeout_ms)
 		j.o.timeout_ms = ACCELC_DEFAULT_TIMEOUT_MS;
 	j.log = &log;
-	j.res = calloc(1, sizeof(*j.res));
+	j.res = accelc_result_new(j.o.flags);
 	if (!j.res)
 		return -ENOMEM;
 
-	r = accelc_parse_options(j.o.build_options, &j.bo, &log);
-	if (r)
-		goto out;
-	if (memchr(source, '\0', len)) {
-		strbuf_printf(&log, "error: source contains a NUL byte\n");
-		r = -EINVAL;
-		goto out;
-	}
-	r = make_dir(&j.o, &j.res->dir);
-	if (r)
-		goto out;
-	if (asprintf(&j.src, "%s/source.cl", j.res->dir) < 0 ||
-	    asprintf(&j.bc, "%s/source.bc", j.res->dir) < 0 ||
-	    asprintf(&j.obj, "%s/program.o", j.res->dir) < 0 ||
-	    asprintf(&so, "%s/program.so", j.res->dir) < 0) {
-		r = -ENOMEM;
-		goto out;
-	}
-	r = write_file(j.src, source, len);
-	if (r)
-		goto out;
-	r = accelc_find_clang(j.o.clang_path, &j.clang);
-	if (r) {
-		strbuf_printf(&log, "error: no clang-16 found (set "
-			      "ACCEL_CLANG)\n");
-		goto out;
-	}
-	if (j.o.cpu) {
-		j.cpu = strdup(j.o.cpu);
-		j.features = strdup(j.o.cpu_features ? j.o.cpu_features : "");
-		r = j.cpu && j.features ? 0 : -ENOMEM;
-	} else {
-		r = accelc_host_cpu(&j.cpu, &j.features);
-	}
-	if (r)
+	r = prepare(&j, source, len);
+	if (r || cache_begin(&j))
 		goto out;
 	r = accelc_frontend(j.clang, &j.bo, j.src, j.bc, j.o.timeout_ms,
 			    &log);
@@ -410,37 +449,21 @@ int accelc_compile(const struct accelc_options *opts, const char *source,
 	r = run_llvm(&j);
 	if (r)
 		goto out;
-	r = accelc_link_so(j.clang, j.obj, so, j.o.timeout_ms, &log);
+	r = accelc_link_so(j.clang, j.obj, j.so, j.o.timeout_ms, &log);
 	if (r)
 		goto out;
-	j.res->path = so;
-	so = NULL;
-	if (j.o.flags & ACCELC_FLAG_KEEP_BINARY) {
-		r = read_file(j.res->path, &j.res->binary,
-			      &j.res->binary_size);
-		if (r)
-			goto out;
-	}
-	/* intermediate files are not needed any more */
-	unlink(j.src);
-	unlink(j.bc);
-	unlink(j.obj);
+	r = make_container(&j);
 out:
-	j.res->log = clean_log(&log, j.src);
+	if (!j.res->log)
+		j.res->log = clean_log(&log, j.src);
+	if (r == 0 && j.res->cache_status == ACCELC_CACHE_MISS)
+		accelc_cache_store(&j.cache, j.res->log, j.res->container,
+				   j.res->container_size);
 	strbuf_free(&log);
-	free(so);
-	free(j.clang);
-	free(j.src);
-	free(j.bc);
-	free(j.obj);
-	free(j.cpu);
-	free(j.features);
-	accelc_build_opts_free(&j.bo);
+	job_free(&j);
 	/* a failed build still has a log to show, unless memory ran out */
-	if (r != -ENOMEM) {
+	if (r != -ENOMEM && j.res->log) {
 		if (r) {
-			free(j.res->path);
-			j.res->path = NULL;
 			accelc_free_kernels(j.res->kernels, j.res->n_kernels);
 			j.res->kernels = NULL;
 			j.res->n_kernels = 0;
@@ -449,5 +472,5 @@ out:
 		return r;
 	}
 	accelc_result_free(j.res);
-	return r;
+	return r ? r : -ENOMEM;
 }

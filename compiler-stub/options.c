@@ -24,6 +24,22 @@ static const char *const passthrough[] = {
 	"-Werror",
 };
 
+/*
+ * OpenCL C 3.0 optional features the CPU device implements beyond what
+ * frontend.c enables: all memory orders and scopes of the atomics (x86
+ * locked instructions are sequentially consistent and coherent across the
+ * whole machine). clang 16 takes the two orders as -cl-ext features but
+ * has the scopes only as header macros, hence -D. Must match the device's
+ * CL_DEVICE_OPENCL_C_FEATURES and CL_DEVICE_ATOMIC_*_CAPABILITIES.
+ */
+static const char *const cl30_features[] = {
+	"-Xclang",
+	"-cl-ext=+__opencl_c_atomic_order_acq_rel,"
+	"+__opencl_c_atomic_order_seq_cst",
+	"-D__opencl_c_atomic_scope_device=1",
+	"-D__opencl_c_atomic_scope_all_devices=1",
+};
+
 /* Split like a shell would for words and quotes, without expansion. */
 static int next_word(const char **pp, char **ret)
 {
@@ -177,6 +193,13 @@ int accelc_parse_options(const char *options, struct accelc_build_opts *out,
 				      "build options\n");
 		goto fail;
 	}
+	/* the vector ABI warnings concern calls between objects, and every
+	 * call here is inlined: they would only make -Werror fail */
+	argv_add(&o.clang_args, "-Wno-psabi");
+	if (o.cl_std >= 300)
+		for (size_t i = 0; i < sizeof(cl30_features) /
+		     sizeof(cl30_features[0]); i++)
+			argv_add(&o.clang_args, cl30_features[i]);
 	if (o.clang_args.oom) {
 		r = -ENOMEM;
 		goto fail;

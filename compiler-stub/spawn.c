@@ -32,6 +32,11 @@ static __attribute__((noreturn)) void child(char *const argv[], int out,
 	/* an object or bitcode file above this is an attack, not a kernel */
 	struct rlimit fsize = { 1ul << 30, 1ul << 30 };
 	struct rlimit core = { 0, 0 };
+	/*
+	 * clang needs a few hundred MiB for any real kernel; a macro bomb
+	 * would take the machine's memory before the deadline ends it.
+	 */
+	struct rlimit as = { 4ul << 30, 4ul << 30 };
 	int null;
 
 	setpgid(0, 0);
@@ -42,6 +47,7 @@ static __attribute__((noreturn)) void child(char *const argv[], int out,
 	setrlimit(RLIMIT_CPU, &cpu);
 	setrlimit(RLIMIT_FSIZE, &fsize);
 	setrlimit(RLIMIT_CORE, &core);
+	setrlimit(RLIMIT_AS, &as);
 	/* fds of the host application that lack O_CLOEXEC stay with it */
 	close_range(3, ~0u, 0);
 	signal(SIGPIPE, SIG_DFL);

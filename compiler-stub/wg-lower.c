@@ -8,9 +8,11 @@
  * fields, and the x loop is marked parallel so that it vectorises across
  * work-items.
  *
- * Kernels with barriers run each work-item as a fiber (runtime/fiber.c):
- * K__wg hands K__item to __accelc_fiber_run, and barrier() becomes a
- * switch to the next work-item.
+ * Kernels with barriers get such loops once per barrier-free region
+ * (wg-regions.c). Those too big to copy regions for run each work-item
+ * as a fiber (runtime/fiber.c): K__wg hands K__item to
+ * __accelc_fiber_run, and barrier() becomes a switch to the next
+ * work-item.
  *
  * Kernel-scope __local variables (addrspace(3) globals) move into
  * ctx->local_mem, else threads running different work-groups would share
@@ -34,6 +36,7 @@
 #include <libaccel/accel-wg.h>
 
 #include "accelc-private.h"
+#include "wg-regions.h"
 
 static LLVMValueRef ctx_u64(struct lower *l, LLVMValueRef ctx, size_t off,
 			    const char *name)
@@ -48,7 +51,7 @@ static LLVMValueRef ctx_u64(struct lower *l, LLVMValueRef ctx, size_t off,
 
 /* Loads every accel_wg_ctx field the builtins may need; unused ones are
  * deleted by the optimiser. */
-static void load_ctx(struct lower *l, struct wrapper *w, LLVMValueRef ctx)
+void accelc_wg_load_ctx(struct lower *l, struct wrapper *w, LLVMValueRef ctx)
 {
 	LLVMValueRef o, p;
 
@@ -79,8 +82,8 @@ static void load_ctx(struct lower *l, struct wrapper *w, LLVMValueRef ctx)
 }
 
 /* Loads the kernel's arguments from args[] as accel-wg.h lays them out. */
-static void load_args(struct lower *l, struct kernel_desc *k,
-		      LLVMValueRef args, LLVMValueRef *vals)
+void accelc_wg_load_args(struct lower *l, struct kernel_desc *k,
+			 LLVMValueRef args, LLVMValueRef *vals)
 {
 	for (uint32_t i = 0; i < k->info.n_args; i++) {
 		LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(k->fn, i));
@@ -113,8 +116,8 @@ static void load_args(struct lower *l, struct kernel_desc *k,
 	}
 }
 
-static LLVMValueRef call_kernel(struct lower *l, struct kernel_desc *k,
-				LLVMValueRef *vals)
+LLVMValueRef accelc_wg_call_kernel(struct lower *l, struct kernel_desc *k,
+				   LLVMValueRef *vals)
 {
 	LLVMValueRef c = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(k->fn),
 					k->fn, vals, k->info.n_args, "");
@@ -123,8 +126,8 @@ static LLVMValueRef call_kernel(struct lower *l, struct kernel_desc *k,
 	return c;
 }
 
-static LLVMValueRef add_function(struct lower *l, const char *name,
-				 LLVMTypeRef *params, unsigned n)
+LLVMValueRef accelc_wg_add_function(struct lower *l, const char *name,
+				    LLVMTypeRef *params, unsigned n)
 {
 	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(l->st->ctx),
 					  params, n, 0);
@@ -173,7 +176,7 @@ static LLVMMetadataRef distinct_node(LLVMContextRef ctx)
 }
 
 /* !{!self, !{"llvm.loop.parallel_accesses", group}} */
-static LLVMValueRef loop_id(struct lower *l)
+LLVMValueRef accelc_wg_loop_id(struct lower *l)
 {
 	LLVMContextRef c = l->st->ctx;
 	LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
@@ -194,7 +197,8 @@ static void build_loop_wrapper(struct lower *l, struct wrapper *w)
 	struct kernel_desc *k = w->k;
 	LLVMContextRef c = l->st->ctx;
 	LLVMTypeRef params[2] = { l->ptr, l->ptr };
-	LLVMValueRef fn = add_function(l, k->info.wg_symbol, params, 2);
+	LLVMValueRef fn = accelc_wg_add_function(l, k->info.wg_symbol, params,
+						 2);
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, fn, "entry");
 	LLVMBasicBlockRef zh = LLVMAppendBasicBlockInContext(c, fn, "z");
 	LLVMBasicBlockRef yh = LLVMAppendBasicBlockInContext(c, fn, "y");
@@ -210,8 +214,8 @@ static void build_loop_wrapper(struct lower *l, struct wrapper *w)
 
 	w->fn = fn;
 	LLVMPositionBuilderAtEnd(l->b, entry);
-	load_args(l, k, LLVMGetParam(fn, 0), vals);
-	load_ctx(l, w, LLVMGetParam(fn, 1));
+	accelc_wg_load_args(l, k, LLVMGetParam(fn, 0), vals);
+	accelc_wg_load_ctx(l, w, LLVMGetParam(fn, 1));
 	/* the runtime never launches an empty group; stay safe anyway */
 	empty = LLVMBuildOr(
 		l->b,
@@ -230,13 +234,13 @@ static void build_loop_wrapper(struct lower *l, struct wrapper *w)
 	LLVMBuildBr(l->b, xb);
 	LLVMPositionBuilderAtEnd(l->b, xb);
 	w->lid[0] = LLVMBuildPhi(l->b, l->i64, "lx");
-	call_kernel(l, k, vals);
+	accelc_wg_call_kernel(l, k, vals);
 	nx = LLVMBuildNUWAdd(l->b, w->lid[0], one, "lx.next");
 	br = LLVMBuildCondBr(l->b,
 			     LLVMBuildICmp(l->b, LLVMIntULT, nx, w->ls[0], ""),
 			     xb, yl);
 	w->x_latch = br;
-	LLVMSetMetadata(br, loop_kind, loop_id(l));
+	LLVMSetMetadata(br, loop_kind, accelc_wg_loop_id(l));
 	LLVMPositionBuilderAtEnd(l->b, yl);
 	ny = LLVMBuildNUWAdd(l->b, w->lid[1], one, "ly.next");
 	LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntULT, ny, w->ls[1], ""),
@@ -277,7 +281,7 @@ static void build_fiber_wrapper(struct lower *l, struct wrapper *w)
 
 	if (asprintf(&name, "%s__item", k->info.name) < 0)
 		name = NULL;
-	item = add_function(l, name ? name : "__item", ip, 6);
+	item = accelc_wg_add_function(l, name ? name : "__item", ip, 6);
 	free(name);
 	LLVMSetLinkage(item, LLVMInternalLinkage);
 	bb = LLVMAppendBasicBlockInContext(c, item, "entry");
@@ -286,12 +290,12 @@ static void build_fiber_wrapper(struct lower *l, struct wrapper *w)
 	w->fg = LLVMGetParam(item, 5);
 	for (int d = 0; d < 3; d++)
 		w->lid[d] = LLVMGetParam(item, 2 + d);
-	load_args(l, k, LLVMGetParam(item, 0), vals);
-	load_ctx(l, w, LLVMGetParam(item, 1));
-	call_kernel(l, k, vals);
+	accelc_wg_load_args(l, k, LLVMGetParam(item, 0), vals);
+	accelc_wg_load_ctx(l, w, LLVMGetParam(item, 1));
+	accelc_wg_call_kernel(l, k, vals);
 	LLVMBuildRetVoid(l->b);
 
-	wg = add_function(l, k->info.wg_symbol, rp, 2);
+	wg = accelc_wg_add_function(l, k->info.wg_symbol, rp, 2);
 	bb = LLVMAppendBasicBlockInContext(c, wg, "entry");
 	LLVMPositionBuilderAtEnd(l->b, bb);
 	a[0] = LLVMGetParam(wg, 0);
@@ -320,18 +324,27 @@ static LLVMValueRef underlying(LLVMValueRef p)
 /* Work-items of a barrier-free kernel touch memory independently, except
  * through private variables: after inlining K's allocas live outside the
  * x loop, so accesses to them must stay ordered. */
-static void tag_parallel(struct lower *l, struct wrapper *w)
+static bool private_access(LLVMValueRef p)
+{
+	LLVMValueRef base = underlying(p);
+
+	return !base || LLVMIsAAllocaInst(base) || LLVMIsAPHINode(base) ||
+	       LLVMIsASelectInst(base);
+}
+
+void accelc_wg_tag_parallel(struct lower *l, LLVMValueRef fn,
+			    bool (*ordered)(LLVMValueRef ptr))
 {
 	unsigned ag = LLVMGetMDKindIDInContext(l->st->ctx, "llvm.access.group",
 					       17);
 	LLVMValueRef agv = LLVMMetadataAsValue(l->st->ctx, l->access_group);
-	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(w->fn);
+	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
 
 	for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(entry); bb;
 	     bb = LLVMGetNextBasicBlock(bb))
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
 		     i = LLVMGetNextInstruction(i)) {
-			LLVMValueRef p, base;
+			LLVMValueRef p;
 
 			if (LLVMIsALoadInst(i))
 				p = LLVMGetOperand(i, 0);
@@ -340,11 +353,8 @@ static void tag_parallel(struct lower *l, struct wrapper *w)
 			else
 				continue;
 			if (LLVMGetVolatile(i) ||
-			    LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
-				continue;
-			base = underlying(p);
-			if (!base || LLVMIsAAllocaInst(base) ||
-			    LLVMIsAPHINode(base) || LLVMIsASelectInst(base))
+			    LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic ||
+			    ordered(p))
 				continue;
 			LLVMSetMetadata(i, ag, agv);
 		}
@@ -459,10 +469,17 @@ int accelc_lower(struct lower_state *st)
 	struct lower l = { .st = st };
 	struct wrapper *ws = calloc(st->n_kernels ? st->n_kernels : 1,
 				    sizeof(*ws));
+	/* kernels with barriers run as regions, rg[i] != NULL, or fibers */
+	struct regions **rg = calloc(st->n_kernels ? st->n_kernels : 1,
+				     sizeof(*rg));
+	bool any_regions = false;
 	int r = 0;
 
-	if (!ws)
+	if (!ws || !rg) {
+		free(ws);
+		free(rg);
 		return -ENOMEM;
+	}
 	l.w = ws;
 	l.b = LLVMCreateBuilderInContext(st->ctx);
 	l.i8 = LLVMInt8TypeInContext(st->ctx);
@@ -478,7 +495,13 @@ int accelc_lower(struct lower_state *st)
 		struct kernel_desc *k = &st->kernels[i];
 
 		ws[i].k = k;
-		if (k->info.flags & ACCELC_KERNEL_HAS_BARRIERS)
+		if ((k->info.flags & ACCELC_KERNEL_HAS_BARRIERS) &&
+		    accelc_regions_fit(k)) {
+			r = accelc_regions_wrapper(&l, &ws[i], &rg[i]);
+			if (r)
+				goto out;
+			any_regions = true;
+		} else if (k->info.flags & ACCELC_KERNEL_HAS_BARRIERS)
 			build_fiber_wrapper(&l, &ws[i]);
 		else
 			build_loop_wrapper(&l, &ws[i]);
@@ -498,12 +521,31 @@ int accelc_lower(struct lower_state *st)
 	r = run_passes(st, "globaldce");
 	if (r)
 		goto out;
+	/* registers, not allocas: only values that cross a barrier then
+	 * need context arrays */
+	if (any_regions)
+		r = run_passes(st, "function(sroa)");
+	for (uint32_t i = 0; i < st->n_kernels && !r; i++)
+		if (rg[i])
+			r = accelc_regions_split(&l, rg[i]);
+	if (r)
+		goto out;
 	for (uint32_t i = 0; i < st->n_kernels; i++) {
 		r = accelc_lower_builtins(&l, &ws[i]);
 		if (r)
 			goto out;
 	}
+	r = accelc_lower_printf(&l, ws, st->n_kernels);
+	if (r)
+		goto out;
 	r = accelc_lower_locals(&l, ws, st->n_kernels);
+	if (r)
+		goto out;
+	for (uint32_t i = 0; i < st->n_kernels && !r; i++)
+		if (rg[i])
+			r = accelc_regions_build(&l, rg[i]);
+	if (!r && any_regions)
+		r = verify(st);
 	if (r)
 		goto out;
 	for (LLVMValueRef f = LLVMGetFirstFunction(st->mod); f;
@@ -512,8 +554,9 @@ int accelc_lower(struct lower_state *st)
 			LLVMSetLinkage(f, LLVMInternalLinkage);
 	for (uint32_t i = 0; i < st->n_kernels; i++) {
 		st->kernels[i].info.static_local_size = ws[i].local_size;
-		if (!ws[i].fg)
-			tag_parallel(&l, &ws[i]);
+		/* regions tag their own */
+		if (!ws[i].fg && !rg[i])
+			accelc_wg_tag_parallel(&l, ws[i].fn, private_access);
 	}
 	r = accelc_check_undefined(st);
 	if (r == -EIO)
@@ -523,7 +566,10 @@ out:
 	for (uint32_t i = 0; i < st->n_kernels; i++) {
 		free(ws[i].locals);
 		free(ws[i].local_ptrs);
+		if (rg)
+			accelc_regions_free(rg[i]);
 	}
+	free(rg);
 	free(ws);
 	LLVMDisposeBuilder(l.b);
 	return r;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "icd.h"
+#include "icd-sharing.h"
 
 /* OpenCL C extensions the compiler module implements (compiler-stub/). */
 static const char compiler_extensions[] =
@@ -92,6 +93,8 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 	if (d->compiler && (d->u64[ACCEL_DEVICE_U64_CAPS] &
 			    ACCEL_DEVICE_CAP_FP64))
 		icd_strcat(&d->extensions, " cl_khr_fp64");
+	/* Semaphores and dma-buf import, where the device can (cl-sharing.c). */
+	icd_sharing_extensions(d, &d->extensions);
 	/* "libaccel 0.1.0 (cpu 0.1.0)": the runtime, then the driver. */
 	icd_strcat(&d->driver_version_full, "%s (%s %s)", accel_get_version(),
 		   driver, d->driver_version);
@@ -128,7 +131,9 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type type,
 		p = icd_platform_get();
 	if (!icd_platform_valid(p))
 		return CL_INVALID_PLATFORM;
-	if (type != CL_DEVICE_TYPE_ALL && (type & ~(cl_device_type)VALID_TYPES))
+	/* no type bit at all is no valid type either */
+	if (type == 0 || (type != CL_DEVICE_TYPE_ALL &&
+			  (type & ~(cl_device_type)VALID_TYPES)))
 		return CL_INVALID_DEVICE_TYPE;
 	if ((num_entries == 0 && devices) || (!devices && !num_devices))
 		return CL_INVALID_VALUE;
@@ -164,11 +169,29 @@ static cl_int info_opencl_c_versions(size_t size, void *value,
 	return icd_info(size, value, size_ret, nv, sizeof(nv));
 }
 
+/*
+ * The optional atomics the compiler defines for OpenCL C 3.0
+ * (compiler-stub/options.c): every order and scope, x86 locked
+ * instructions being sequentially consistent machine-wide. The memory and
+ * fence capabilities say the same, the CTS checks that they agree.
+ */
+static const char *const atomic_features[] = {
+	"__opencl_c_atomic_order_acq_rel",
+	"__opencl_c_atomic_order_seq_cst",
+	"__opencl_c_atomic_scope_device",
+	"__opencl_c_atomic_scope_all_devices",
+};
+
+#define ATOMIC_CAPABILITIES                                                    \
+	(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |     \
+	 CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |  \
+	 CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
+
 static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 				     void *value, size_t *size_ret)
 {
-	cl_name_version nv[2];
-	size_t n = 0;
+	cl_name_version nv[2 + ICD_ARRAY_SIZE(atomic_features)];
+	size_t i, n = 0;
 
 	memset(nv, 0, sizeof(nv));
 	if (d->compiler) {
@@ -177,6 +200,10 @@ static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 		nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
 		if (d->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_FP64) {
 			strcpy(nv[n].name, "__opencl_c_fp64");
+			nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
+		}
+		for (i = 0; i < ICD_ARRAY_SIZE(atomic_features); i++) {
+			strcpy(nv[n].name, atomic_features[i]);
 			nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
 		}
 	}
@@ -260,7 +287,12 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_GLOBAL_MEM_SIZE:
 		return ULONG(U64(GLOBAL_MEM_SIZE));
 	case CL_DEVICE_MAX_PARAMETER_SIZE:
-		return SIZE(U64(MAX_ARG_BYTES));
+		/*
+		 * OpenCL has no argument count limit, libaccel has: promise
+		 * only what that many 8-byte arguments fill.
+		 */
+		return SIZE(ICD_MIN(U64(MAX_ARG_BYTES),
+				    U64(MAX_KERNEL_ARGS) * sizeof(cl_long)));
 	case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
 		/* in bits */
 		return UINT(U64(MEM_BASE_ADDR_ALIGN) * 8);
@@ -353,7 +385,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_ILS_WITH_VERSION:
 		return icd_info(size, value, size_ret, NULL, 0);
 	case CL_DEVICE_PRINTF_BUFFER_SIZE:
-		return SIZE(0); /* the compiler has no printf yet */
+		return SIZE(d->u64[ACCEL_DEVICE_U64_PRINTF_BUFFER_SIZE]);
 	case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
 		return BOOL(true);
 	case CL_DEVICE_PARENT_DEVICE:
@@ -378,10 +410,13 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 		/* libaccel runs trailing partial work-groups */
 		return BOOL(true);
 	case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-		return ULONG(CL_DEVICE_ATOMIC_ORDER_RELAXED |
-			     CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+		return ULONG(d->compiler ? ATOMIC_CAPABILITIES :
+					   CL_DEVICE_ATOMIC_ORDER_RELAXED |
+					   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
 	case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-		return ULONG(CL_DEVICE_ATOMIC_ORDER_RELAXED |
+		/* OpenCL 3.0's minimum, plus what the atomics can do */
+		return ULONG((d->compiler ? ATOMIC_CAPABILITIES : 0) |
+			     CL_DEVICE_ATOMIC_ORDER_RELAXED |
 			     CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
 			     CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
 	case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
@@ -427,6 +462,12 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
 	case CL_DEVICE_HALF_FP_CONFIG:
 		return ULONG(0);
+	case CL_DEVICE_SEMAPHORE_TYPES_KHR:
+	case CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR:
+	case CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR:
+	case CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR:
+	case CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR:
+		return icd_sharing_device_info(d, param, size, value, size_ret);
 	default:
 		return CL_INVALID_VALUE;
 	}

@@ -166,9 +166,9 @@ static void queue_set_barrier(cl_command_queue q, struct accel_fence *fence)
 	accel_fence_unref(old);
 }
 
-static cl_int enqueue_marker(cl_command_queue q, cl_uint n,
-			     const cl_event *list, cl_event *event,
-			     cl_command_type type)
+cl_int icd_enqueue_marker(cl_command_queue q, cl_uint n,
+			  const cl_event *list, cl_event *event,
+			  cl_command_type type)
 {
 	struct accel_fence *fence = NULL;
 	struct icd_wait w;
@@ -199,14 +199,14 @@ cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint n,
 					       const cl_event *list,
 					       cl_event *event)
 {
-	return enqueue_marker(q, n, list, event, CL_COMMAND_MARKER);
+	return icd_enqueue_marker(q, n, list, event, CL_COMMAND_MARKER);
 }
 
 cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q,
 						cl_uint n, const cl_event *list,
 						cl_event *event)
 {
-	return enqueue_marker(q, n, list, event, CL_COMMAND_BARRIER);
+	return icd_enqueue_marker(q, n, list, event, CL_COMMAND_BARRIER);
 }
 
 cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event *event)
@@ -215,12 +215,12 @@ cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event *event)
 		return CL_INVALID_COMMAND_QUEUE;
 	if (!event)
 		return CL_INVALID_VALUE;
-	return enqueue_marker(q, 0, NULL, event, CL_COMMAND_MARKER);
+	return icd_enqueue_marker(q, 0, NULL, event, CL_COMMAND_MARKER);
 }
 
 cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue q)
 {
-	return enqueue_marker(q, 0, NULL, NULL, CL_COMMAND_BARRIER);
+	return icd_enqueue_marker(q, 0, NULL, NULL, CL_COMMAND_BARRIER);
 }
 
 cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue q, cl_uint n,
@@ -238,5 +238,5 @@ cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue q, cl_uint n,
 		if (list[i]->ctx != q->ctx)
 			return CL_INVALID_CONTEXT;
 	}
-	return enqueue_marker(q, n, list, NULL, CL_COMMAND_BARRIER);
+	return icd_enqueue_marker(q, n, list, NULL, CL_COMMAND_BARRIER);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "icd.h"
+#include "icd-sharing.h"
 
 #define ACCESS_FLAGS                                                           \
 	(CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
@@ -83,41 +84,59 @@ static cl_mem buffer_new(cl_context ctx, const cl_mem_properties *props,
 			 cl_mem_flags flags, size_t size, void *host_ptr,
 			 cl_int *err)
 {
+	struct accel_buffer *external = NULL;
 	struct accel_device *dev;
 	size_t n_props = 0;
 	cl_mem m;
 	cl_int r;
-	int e;
+	int e, fd;
 
 	if (!icd_object_valid(ctx, ICD_MAGIC_CONTEXT))
 		ICD_RETURN_ERR(err, CL_INVALID_CONTEXT, NULL);
-	/* No buffer properties are defined outside extensions we lack. */
-	if (props && props[0])
-		ICD_RETURN_ERR(err, CL_INVALID_PROPERTY, NULL);
-	if (props)
-		n_props = 1;
+	/* cl_khr_external_memory_dma_buf is the one kind of property. */
+	r = icd_mem_props_parse(ctx, props, &fd, &n_props);
+	if (r != CL_SUCCESS)
+		ICD_RETURN_ERR(err, r, NULL);
 	/* CL_MEM_FLAGS reports the flags as given, 0 included */
 	r = check_flags(flags);
 	if (r != CL_SUCCESS)
 		ICD_RETURN_ERR(err, r, NULL);
 	dev = ctx->devices[0]->dev;
-	if (size == 0 || size > ctx->devices[0]->u64[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE])
-		ICD_RETURN_ERR(err, CL_INVALID_BUFFER_SIZE, NULL);
-	if (!host_ptr != !(flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
-		ICD_RETURN_ERR(err, CL_INVALID_HOST_PTR, NULL);
+	if (fd >= 0) {
+		/* the dma-buf's own size is the limit */
+		r = icd_mem_import_dmabuf(ctx, fd, flags, size, host_ptr,
+					  &external);
+		if (r != CL_SUCCESS)
+			ICD_RETURN_ERR(err, r, NULL);
+	} else {
+		if (size == 0 ||
+		    size > ctx->devices[0]->u64[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE])
+			ICD_RETURN_ERR(err, CL_INVALID_BUFFER_SIZE, NULL);
+		if (!host_ptr !=
+		    !(flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+			ICD_RETURN_ERR(err, CL_INVALID_HOST_PTR, NULL);
+	}
 
 	m = mem_alloc(ctx, flags, size);
-	if (!m)
+	if (!m) {
+		accel_buffer_unref(external);
 		ICD_RETURN_ERR(err, CL_OUT_OF_HOST_MEMORY, NULL);
+	}
 	if (props) {
-		m->props = calloc(1, sizeof(*m->props));
+		m->props = calloc(n_props, sizeof(*m->props));
 		if (!m->props) {
+			accel_buffer_unref(external);
 			icd_put(m);
 			ICD_RETURN_ERR(err, CL_OUT_OF_HOST_MEMORY, NULL);
 		}
+		memcpy(m->props, props, n_props * sizeof(*m->props));
 		m->n_props = n_props;
 	}
-	if (flags & CL_MEM_USE_HOST_PTR) {
+	if (external) {
+		m->buf = external;
+		m->external = true;
+		e = 0;
+	} else if (flags & CL_MEM_USE_HOST_PTR) {
 		e = accel_buffer_new_user_ptr(dev, host_ptr, size,
 					      accel_flags(flags), &m->buf);
 		m->host_ptr = host_ptr;

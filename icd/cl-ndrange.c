@@ -74,6 +74,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
 					  const size_t *local, cl_uint n,
 					  const cl_event *list, cl_event *event)
 {
+	static const size_t no_work[3];
 	struct accel_ndrange range = { .struct_size = sizeof(range) };
 	struct accel_fence *fence = NULL;
 	struct icd_wait w;
@@ -93,8 +94,9 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
 		return CL_INVALID_PROGRAM_EXECUTABLE;
 	if (dim < 1 || dim > q->dev->u64[ACCEL_DEVICE_U64_MAX_WORK_ITEM_DIMS])
 		return CL_INVALID_WORK_DIMENSION;
+	/* OpenCL 2.1: no global size, like a 0 in it, means no work */
 	if (!global)
-		return CL_INVALID_GLOBAL_WORK_SIZE;
+		global = no_work;
 	for (d = 0; d < k->n_args; d++)
 		if (!k->args[d].set)
 			return CL_INVALID_KERNEL_ARGS;

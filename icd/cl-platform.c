@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "icd.h"
+#include "icd-sharing.h"
 
 static struct _cl_platform_id platform;
 static pthread_once_t platform_once = PTHREAD_ONCE_INIT;
@@ -255,6 +256,12 @@ ICD_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p,
 				      host_timer_resolution());
 	case CL_PLATFORM_ICD_SUFFIX_KHR:
 		return icd_info_string(size, value, size_ret, ICD_SUFFIX);
+	case CL_PLATFORM_SEMAPHORE_TYPES_KHR:
+	case CL_PLATFORM_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR:
+	case CL_PLATFORM_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR:
+	case CL_PLATFORM_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR:
+		return icd_sharing_platform_info(p, param, size, value,
+						 size_ret);
 	default:
 		return CL_INVALID_VALUE;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "icd.h"
+#include "icd-sharing.h"
 
 /* Every dispatch slot that holds a function on Linux, in table order. */
 #define ICD_FUNCTIONS(X)                                                       \
@@ -175,6 +176,24 @@ static const struct icd_function extension_functions[] = {
 	  (void *)clIcdGetFunctionAddressForPlatformKHR },
 	{ "clIcdSetPlatformDispatchDataKHR",
 	  (void *)clIcdSetPlatformDispatchDataKHR },
+	/* cl_khr_semaphore, cl_khr_external_semaphore(_sync_fd) */
+	{ "clCreateSemaphoreWithPropertiesKHR",
+	  (void *)clCreateSemaphoreWithPropertiesKHR },
+	{ "clEnqueueWaitSemaphoresKHR", (void *)clEnqueueWaitSemaphoresKHR },
+	{ "clEnqueueSignalSemaphoresKHR", (void *)clEnqueueSignalSemaphoresKHR },
+	{ "clGetSemaphoreInfoKHR", (void *)clGetSemaphoreInfoKHR },
+	{ "clRetainSemaphoreKHR", (void *)clRetainSemaphoreKHR },
+	{ "clReleaseSemaphoreKHR", (void *)clReleaseSemaphoreKHR },
+	{ "clGetSemaphoreHandleForTypeKHR",
+	  (void *)clGetSemaphoreHandleForTypeKHR },
+	{ "clReImportSemaphoreSyncFdKHR", (void *)clReImportSemaphoreSyncFdKHR },
+	/* cl_khr_external_memory(_dma_buf) */
+	{ "clEnqueueAcquireExternalMemObjectsKHR",
+	  (void *)clEnqueueAcquireExternalMemObjectsKHR },
+	{ "clEnqueueReleaseExternalMemObjectsKHR",
+	  (void *)clEnqueueReleaseExternalMemObjectsKHR },
+	/* cl_arm_import_memory(_dma_buf) */
+	{ "clImportMemoryARM", (void *)clImportMemoryARM },
 };
 
 static void *lookup(const struct icd_function *table, size_t n,

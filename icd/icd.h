@@ -177,6 +177,7 @@ struct _cl_mem {
 	struct accel_buffer *buf;
 	cl_mem_properties *props; /* clCreateBufferWithProperties, with the 0 */
 	size_t n_props;
+	bool external;          /* cl_khr_external_memory (a dma-buf) */
 	pthread_mutex_t lock;
 	struct icd_mapping *maps;
 	cl_uint map_count;
@@ -190,6 +191,8 @@ struct icd_build {
 	char *log;
 	char *options;
 	struct accel_program *prog;
+	/* loaded by clCreateProgramWithBinary, made prog by clBuildProgram */
+	struct accel_program *binary_prog;
 };
 
 enum icd_program_origin {
@@ -348,6 +351,15 @@ void icd_wait_fini(struct icd_wait *w);
  * Finish an enqueue: hand out the event if wanted, wait if blocking.
  * Consumes @p fence (may be NULL only when the submission failed).
  */
+/*
+ * A marker (type CL_COMMAND_MARKER, _BARRIER or another command that only
+ * orders) after @p list; an empty list on an out-of-order queue waits for
+ * every command before it (cl-enqueue.c).
+ */
+cl_int icd_enqueue_marker(cl_command_queue q, cl_uint n,
+			  const cl_event *list, cl_event *event,
+			  cl_command_type type);
+
 cl_int icd_enqueue_done(cl_command_queue q, cl_command_type type,
 			struct accel_fence *fence, bool blocking,
 			cl_event *event);

@@ -50,13 +50,21 @@ struct accel_context {
 	struct accel_open_interface open_iface;
 	void *open_data;
 	void *user_data;
+	accel_printf_fn printf_fn; /* NULL: stdout (printf.c) */
+	void *printf_data;
 
-	pthread_mutex_t enum_lock; /* serialises the one-time enumeration */
+	pthread_mutex_t enum_lock; /* serialises enumeration and rescans */
 	struct accel_poller *poller; /* sync_file poll thread, made on demand */
 	struct accel_compiler *compiler; /* loaded on the first source build */
 	atomic_bool enumerated;
 	struct accel_device **devices;
 	size_t n_devices;
+	/*
+	 * Unplugged devices, out of the list but alive until the context
+	 * goes: objects made on them still point at them.
+	 */
+	struct accel_device **gone;
+	size_t n_gone;
 	/* Discovery state: candidates, hot-plug monitor (platform/diagnose.c). */
 	struct accel_candidates *candidates;
 };
@@ -67,6 +75,16 @@ static inline bool accel_log_enabled(struct accel_context *ctx, int priority)
 	       priority <= atomic_load_explicit(&ctx->log_priority,
 						memory_order_relaxed);
 }
+
+/*
+ * Receive pending hot-plug events from @mon, bring the device list and the
+ * candidates up to date, then run @fn for each event (hotplug.c). Returns
+ * the number of events or a negative errno.
+ */
+struct accel_udev_monitor;
+int accel_hotplug_dispatch(struct accel_context *ctx,
+			   struct accel_udev_monitor *mon, accel_hotplug_fn fn,
+			   void *data);
 
 /* Open/close a device node through the context's open interface. */
 int accel_context_open(struct accel_context *ctx, const char *path, int flags);
@@ -88,10 +106,20 @@ struct accel_device {
 
 	uint64_t u64[ACCEL_DEVICE_U64_COUNT];
 	char *strings[ACCEL_DEVICE_STRING_COUNT];
+	/* Set once when hot-plug finds the device gone (hotplug.c). */
+	atomic_bool removed;
 };
 
 /* Free a device: at context teardown, or one never added to a context. */
 void accel_device_destroy(struct accel_device *dev);
+
+/* 0, or -ENODEV once the device was unplugged: new work is refused. */
+static inline int accel_device_alive(struct accel_device *dev)
+{
+	return atomic_load_explicit(&dev->removed, memory_order_acquire) ?
+		       -ENODEV :
+		       0;
+}
 
 /* ---- buffer (buffer.c) ---- */
 
@@ -207,6 +235,9 @@ struct accel_program {
 	uint32_t n_kernels;
 	struct accel_kernel_def *kernels;
 	void *dl_handle;          /* compiled programs: their shared object */
+	/* compiled programs: their binary container (accel_program_get_binary) */
+	void *binary;
+	size_t binary_size;
 };
 
 /* Validate and deep-copy kernel descriptions into a new program. */
@@ -222,6 +253,9 @@ void accel_compiler_destroy(struct accel_compiler *c);
 int accel_compile_program(struct accel_device *dev, const char *source,
 			  size_t length, const char *options, char **ret_log,
 			  struct accel_program **ret);
+/* Load a program binary container (accel_program_new_binary). */
+int accel_compiler_load_binary(struct accel_device *dev, const void *data,
+			       size_t size, struct accel_program **ret);
 
 /* One argument's value as set on a kernel. */
 struct accel_kernel_arg {

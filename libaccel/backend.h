@@ -108,11 +108,36 @@ struct accel_backend_ops {
 	 * the core then completes it with that error. Required.
 	 */
 	int (*execute)(struct accel_queue *queue, struct accel_cmd *cmd);
+
+	/*
+	 * The kernel driver waits for the fences on a job's dma-bufs itself
+	 * (reservation objects): the core adds no implicit-sync waits.
+	 */
+	bool implicit_sync_in_kernel;
+
+	/*
+	 * Make a sync_file (a kernel dma-fence) that signals when @fence, a
+	 * pending fence of any device of the context, signals. For backends
+	 * whose driver can make kernel fences; such a device sets
+	 * ACCEL_DEVICE_CAP_SYNC_FILE_EXPORT in its own caps, and every device
+	 * of its context then reports it too (fence-export.c). Must not
+	 * block on device work. Optional.
+	 */
+	int (*fence_export_sync_file)(struct accel_device *dev,
+				      struct accel_fence *fence, int *ret_fd);
 };
 
 /* The static table of backends, in probe order (context.c). */
 extern const struct accel_backend_ops accel_cpu_backend;
 extern const struct accel_backend_ops accel_drm_backend;
+extern const struct accel_backend_ops accel_accel_backend;
+
+/*
+ * Offer a discovered device to the backends in table order and record it
+ * as a candidate, claimed or not (under the context's enum_lock; context.c).
+ */
+int accel_context_probe(struct accel_context *ctx,
+			const struct accel_udev_info *info);
 
 /* Append a device to a context during enumeration (takes ownership). */
 int accel_context_add_device(struct accel_context *ctx,
@@ -129,6 +154,12 @@ int accel_device_alloc(struct accel_context *ctx,
 /* Set a string property of a device under construction (copied). */
 int accel_device_set_string(struct accel_device *dev,
 			    enum accel_device_string prop, const char *value);
+
+/*
+ * fence-export.c: ACCEL_DEVICE_CAP_SYNC_FILE_EXPORT if a device of @ctx
+ * exports fences for the whole context, else 0.
+ */
+uint64_t accel_fence_export_caps(struct accel_context *ctx);
 
 /* Profiling: the device started the command (first call wins). */
 void accel_cmd_started(struct accel_cmd *cmd);

@@ -60,6 +60,8 @@ static int buffer_create(struct accel_device *dev, uint64_t size,
 		return -EINVAL;
 	if (size > dev->u64[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE])
 		return -E2BIG;
+	if (accel_device_alive(dev) < 0)
+		return -ENODEV;
 
 	buf = calloc(1, sizeof(*buf));
 	if (!buf)
@@ -277,6 +279,10 @@ ACCEL_EXPORT int accel_buffer_map(struct accel_buffer *buf, uint64_t offset,
 	    (host == ACCEL_BUFFER_HOST_READ_ONLY && (flags & ~ACCEL_MAP_READ)) ||
 	    (host == ACCEL_BUFFER_HOST_WRITE_ONLY && (flags & ACCEL_MAP_READ)))
 		return -EACCES;
+	/* A gone device's memory may fault (SIGBUS) on access: refuse. */
+	r = accel_device_alive(buf->dev);
+	if (r < 0)
+		return r;
 
 	rec = calloc(1, sizeof(*rec));
 	if (!rec)
@@ -420,6 +426,9 @@ ACCEL_EXPORT int accel_buffer_import_dmabuf(struct accel_device *dev, int fd,
 	if (!dev || !ret || (flags & ACCEL_BUFFER_DMA_HEAP) ||
 	    !flags_valid(flags))
 		return -EINVAL;
+	r = accel_device_alive(dev);
+	if (r < 0)
+		return r;
 	r = accel_dmabuf_check(fd);
 	if (r < 0)
 		return r;

@@ -17,7 +17,7 @@
  */
 #define READY_MAX_DEPTH 8
 
-static _Thread_local struct {
+static ACCEL_TLS struct {
 	struct accel_cmd *head, *tail;
 	unsigned depth;
 } ready_list;
@@ -236,6 +236,12 @@ static int cmd_implicit_fences(struct accel_cmd *cmd,
 	uint32_t n, i, count = 0;
 	int r = 0;
 
+	/* Done by the kernel driver for this device's jobs. */
+	if (cmd->queue->dev->ops->implicit_sync_in_kernel) {
+		*ret = NULL;
+		*n_ret = 0;
+		return 0;
+	}
 	n = cmd_buffers(cmd, &bufs, pair, write);
 	for (i = 0; i < n; i++) {
 		struct accel_buffer *root = accel_buffer_root(bufs[i]);
@@ -291,6 +297,12 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 	bool all = false;
 	int r;
 
+	/* Markers do no device work: finish() still drains a gone device. */
+	r = cmd->type == ACCEL_CMD_MARKER ? 0 : accel_device_alive(queue->dev);
+	if (r < 0) {
+		accel_cmd_discard(cmd);
+		return r;
+	}
 	r = cmd_implicit_fences(cmd, &implicit, &n_sync);
 	if (r < 0) {
 		accel_cmd_discard(cmd);

@@ -14,6 +14,7 @@
 
 #include "backend.h"
 #include "accelc.h"
+#include "kernel-printf.h"
 
 #define COMPILER_MODULE "libaccel-0/accel-compiler.so"
 
@@ -27,6 +28,11 @@ struct accel_compiler {
 	uint32_t (*get_kernel_count)(const struct accelc_result *);
 	const struct accelc_kernel_info *(*get_kernel)(
 		const struct accelc_result *, uint32_t);
+	int (*load_binary)(const struct accelc_options *, const void *, size_t,
+			   struct accelc_result **);
+	int (*get_container)(const struct accelc_result *, const void **,
+			     size_t *);
+	uint32_t (*get_cache_status)(const struct accelc_result *);
 };
 
 /* Path of the module: $ACCEL_COMPILER, else beside this library. */
@@ -98,8 +104,14 @@ static int compiler_load(struct accel_context *ctx, struct accel_compiler **ret)
 	*(void **)&c->get_kernel_count =
 		dlsym(c->handle, "accelc_result_get_kernel_count");
 	*(void **)&c->get_kernel = dlsym(c->handle, "accelc_result_get_kernel");
+	*(void **)&c->load_binary = dlsym(c->handle, "accelc_load_binary");
+	*(void **)&c->get_container =
+		dlsym(c->handle, "accelc_result_get_container");
+	*(void **)&c->get_cache_status =
+		dlsym(c->handle, "accelc_result_get_cache_status");
 	if (!c->compile || !c->result_free || !c->get_log || !c->get_path ||
-	    !c->get_kernel_count || !c->get_kernel) {
+	    !c->get_kernel_count || !c->get_kernel || !c->load_binary ||
+	    !c->get_container || !c->get_cache_status) {
 		log_err(ctx, "%s: not a libaccel compiler module\n", path);
 		compiler_unload(c);
 		return -EOPNOTSUPP;
@@ -186,6 +198,61 @@ fail:
 	return -EIO;
 }
 
+/*
+ * A program from a successful result: its code dlopen()ed (the mapping
+ * outlives the result's memfd), its kernels described, its container kept
+ * for accel_program_get_binary().
+ */
+static int program_from_result(struct accel_device *dev,
+			       struct accel_compiler *c,
+			       const struct accelc_result *res,
+			       struct accel_program **ret)
+{
+	struct accel_native_kernel_desc *descs = NULL;
+	struct accel_program *prog;
+	const void *bin = NULL;
+	size_t bin_size = 0;
+	uint32_t n = 0, i;
+	void *handle, *copy;
+	int r;
+
+	if (!c->get_path(res) || c->get_container(res, &bin, &bin_size) < 0)
+		return -EIO;
+	copy = malloc(bin_size);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, bin, bin_size);
+	handle = dlopen(c->get_path(res), RTLD_NOW | RTLD_LOCAL);
+	if (!handle) {
+		log_err(dev->ctx, "cannot load compiled program: %s\n",
+			dlerror());
+		free(copy);
+		return -EIO;
+	}
+	r = describe_kernels(c, res, handle, &descs, &n);
+	if (r == 0)
+		r = accel_program_create(dev, descs, n, &prog);
+	for (i = 0; i < n; i++)
+		free((void *)descs[i].args);
+	free(descs);
+	if (r < 0) {
+		dlclose(handle);
+		free(copy);
+		return r;
+	}
+	prog->dl_handle = handle;
+	/* internal flag: public kernel descriptions cannot carry it */
+	for (i = 0; i < prog->n_kernels; i++)
+		if (c->get_kernel(res, i)->flags & ACCELC_KERNEL_USES_PRINTF)
+			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_PRINTF;
+	prog->binary = copy;
+	prog->binary_size = bin_size;
+	*ret = prog;
+	return 0;
+}
+
+static const char *const cache_status[] = { "off", "miss", "hit" };
+
 int accel_compile_program(struct accel_device *dev, const char *source,
 			  size_t length, const char *options, char **ret_log,
 			  struct accel_program **ret)
@@ -194,12 +261,9 @@ int accel_compile_program(struct accel_device *dev, const char *source,
 		.struct_size = sizeof(opts),
 		.build_options = options,
 	};
-	struct accel_native_kernel_desc *descs = NULL;
 	struct accelc_result *res = NULL;
 	struct accel_compiler *c;
-	struct accel_program *prog;
-	uint32_t n = 0, i;
-	void *handle;
+	uint32_t cs;
 	int r;
 
 	r = context_compiler(dev->ctx, &c);
@@ -211,36 +275,36 @@ int accel_compile_program(struct accel_device *dev, const char *source,
 		if (!*ret_log)
 			r = r < 0 ? r : -ENOMEM;
 	}
-	if (r < 0) {
-		c->result_free(res);
-		return r;
+	if (r == 0) {
+		cs = c->get_cache_status(res);
+		log_dbg(dev->ctx, "program cache: %s\n",
+			cs < 3 ? cache_status[cs] : "?");
+		r = program_from_result(dev, c, res, ret);
+		/* the log goes with build failures only */
+		if (r < 0 && ret_log) {
+			free(*ret_log);
+			*ret_log = NULL;
+		}
 	}
-
-	/* The mapping outlives the file, which the result deletes. */
-	handle = dlopen(c->get_path(res), RTLD_NOW | RTLD_LOCAL);
-	if (!handle) {
-		log_err(dev->ctx, "cannot load compiled program: %s\n",
-			dlerror());
-		r = -EIO;
-		goto out;
-	}
-	r = describe_kernels(c, res, handle, &descs, &n);
-	if (r == 0)
-		r = accel_program_create(dev, descs, n, &prog);
-	if (r < 0) {
-		dlclose(handle);
-		goto out;
-	}
-	prog->dl_handle = handle;
-	*ret = prog;
-out:
-	for (i = 0; i < n; i++)
-		free((void *)descs[i].args);
-	free(descs);
 	c->result_free(res);
-	if (r < 0 && ret_log) {
-		free(*ret_log);
-		*ret_log = NULL;
-	}
+	return r;
+}
+
+int accel_compiler_load_binary(struct accel_device *dev, const void *data,
+			       size_t size, struct accel_program **ret)
+{
+	struct accelc_result *res = NULL;
+	struct accel_compiler *c;
+	int r;
+
+	r = context_compiler(dev->ctx, &c);
+	if (r < 0)
+		return r;
+	r = c->load_binary(NULL, data, size, &res);
+	if (r < 0 && res)
+		log_dbg(dev->ctx, "%s", c->get_log(res));
+	if (r == 0)
+		r = program_from_result(dev, c, res, ret);
+	c->result_free(res);
 	return r;
 }

@@ -15,6 +15,7 @@
 static const struct accel_backend_ops *const backends[] = {
 	&accel_cpu_backend,
 	&accel_drm_backend,
+	&accel_accel_backend,
 };
 
 _printf_(6, 0)
@@ -122,6 +123,9 @@ accel_context_unref(struct accel_context *ctx)
 	for (i = 0; i < ctx->n_devices; i++)
 		accel_device_destroy(ctx->devices[i]);
 	free(ctx->devices);
+	for (i = 0; i < ctx->n_gone; i++)
+		accel_device_destroy(ctx->gone[i]);
+	free(ctx->gone);
 	accel_candidates_free(ctx->candidates);
 	pthread_mutex_destroy(&ctx->enum_lock);
 	pthread_mutex_destroy(&ctx->lock);
@@ -267,20 +271,43 @@ int accel_context_add_device(struct accel_context *ctx,
 	return 0;
 }
 
-/* Offer a discovered device to each backend until one claims it. */
-static int probe_one(const struct accel_udev_info *info, void *data)
+/* The device a claiming probe appended, or NULL if it added none. */
+static struct accel_device *claimed_device(struct accel_context *ctx,
+					   size_t before)
 {
-	struct accel_context *ctx = data;
-	size_t i;
+	struct accel_device *dev = NULL;
+
+	pthread_mutex_lock(&ctx->lock);
+	if (ctx->n_devices > before)
+		dev = ctx->devices[ctx->n_devices - 1];
+	pthread_mutex_unlock(&ctx->lock);
+	return dev;
+}
+
+int accel_context_probe(struct accel_context *ctx,
+			const struct accel_udev_info *info)
+{
+	size_t i, before;
+
+	pthread_mutex_lock(&ctx->lock);
+	before = ctx->n_devices;
+	pthread_mutex_unlock(&ctx->lock);
 
 	for (i = 0; i < ARRAY_SIZE(backends); i++) {
+		struct accel_device *dev;
 		int r;
 
 		if (!backends[i]->probe)
 			continue;
 		r = backends[i]->probe(ctx, info);
 		if (r > 0) {
-			accel_candidate_add(ctx, info, backends[i]->name);
+			dev = claimed_device(ctx, before);
+			/* Hot-plug finds the device again by its sysfs path. */
+			if (dev && !*dev->strings[ACCEL_DEVICE_STRING_SYSPATH])
+				accel_device_set_string(
+					dev, ACCEL_DEVICE_STRING_SYSPATH,
+					info->syspath);
+			accel_candidate_add(ctx, info, dev);
 			return 0;
 		}
 		if (r < 0) {
@@ -294,6 +321,11 @@ static int probe_one(const struct accel_udev_info *info, void *data)
 		info->driver);
 	accel_candidate_add(ctx, info, NULL);
 	return 0;
+}
+
+static int probe_one(const struct accel_udev_info *info, void *data)
+{
+	return accel_context_probe(data, info);
 }
 
 /* One-time enumeration, done on first use so that a context is cheap. */

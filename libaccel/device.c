@@ -19,6 +19,7 @@ int accel_device_alloc(struct accel_context *ctx,
 		return -ENOMEM;
 	atomic_init(&dev->refcount, 0);
 	atomic_init(&dev->user_data, NULL);
+	atomic_init(&dev->removed, false);
 	dev->ctx = ctx;
 	dev->ops = ops;
 	dev->u64[ACCEL_DEVICE_U64_NUMA_NODE] = UINT64_MAX;
@@ -86,6 +87,13 @@ accel_device_get_context(struct accel_device *dev)
 	return dev ? dev->ctx : NULL;
 }
 
+ACCEL_EXPORT int accel_device_get_status(struct accel_device *dev)
+{
+	if (!dev)
+		return -EINVAL;
+	return accel_device_alive(dev);
+}
+
 ACCEL_EXPORT int accel_device_query_u64(struct accel_device *dev,
 					enum accel_device_u64 prop,
 					uint64_t *ret)
@@ -93,6 +101,9 @@ ACCEL_EXPORT int accel_device_query_u64(struct accel_device *dev,
 	if (!dev || !ret || (unsigned)prop >= ACCEL_DEVICE_U64_COUNT)
 		return -EINVAL;
 	*ret = dev->u64[prop];
+	/* Any fence of the context exports through its exporting device. */
+	if (prop == ACCEL_DEVICE_U64_CAPS)
+		*ret |= accel_fence_export_caps(dev->ctx);
 	return 0;
 }
 

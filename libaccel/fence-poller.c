@@ -65,14 +65,16 @@ static void entry_fire(struct accel_poller *p, struct poll_entry *e)
 	struct accel_fence *fence = e->fence;
 	int status;
 
-	epoll_ctl(p->epfd, EPOLL_CTL_DEL, e->fd, NULL);
 	entry_unlink(p, e);
-
 	status = accel_sync_file_status(e->fd);
+	/*
+	 * Readable means signalled; an error status is the fence's error.
+	 * Waiters first, bookkeeping after: it is on their critical path.
+	 */
+	accel_fence_do_signal(fence, status < 0 ? status : 0);
+	epoll_ctl(p->epfd, EPOLL_CTL_DEL, e->fd, NULL);
 	close(e->fd);
 	free(e);
-	/* Readable means signalled; an error status is the fence's error. */
-	accel_fence_do_signal(fence, status < 0 ? status : 0);
 	/* May drop the last context reference: see accel_poller_destroy(). */
 	accel_fence_unref(fence);
 }

@@ -12,6 +12,15 @@
 
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
 #define _unused_ __attribute__((unused))
+
+/*
+ * Thread-local data of the library: initial-exec, so it lives in the
+ * static TLS block even when libaccel arrives by dlopen() (the OpenCL ICD
+ * loader): no __tls_get_addr() call on the launch path, and no dynamic
+ * TLS slot, which LeakSanitizer's exit-time scan of other threads trips
+ * over. A few pointers only, well inside glibc's static TLS surplus.
+ */
+#define ACCEL_TLS _Thread_local __attribute__((tls_model("initial-exec")))
 #define _likely_(x) __builtin_expect(!!(x), 1)
 #define _unlikely_(x) __builtin_expect(!!(x), 0)
 

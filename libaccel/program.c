@@ -133,8 +133,11 @@ int accel_program_create(struct accel_device *dev,
 {
 	struct accel_program *prog;
 	uint32_t i, j;
-	int r = 0;
+	int r;
 
+	r = accel_device_alive(dev);
+	if (r < 0)
+		return r;
 	prog = calloc(1, sizeof(*prog));
 	if (!prog)
 		return -ENOMEM;
@@ -194,6 +197,31 @@ ACCEL_EXPORT int accel_program_new_source(struct accel_device *dev,
 		length = strlen(source);
 	return accel_compile_program(dev, source, length, options, ret_log,
 				     ret);
+}
+
+ACCEL_EXPORT int accel_program_new_binary(struct accel_device *dev,
+					  const void *binary, size_t size,
+					  struct accel_program **ret)
+{
+	if (!dev || !binary || !size || !ret)
+		return -EINVAL;
+	/* parsing and the CPU check live in the compiler module */
+	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER))
+		return -EOPNOTSUPP;
+	return accel_compiler_load_binary(dev, binary, size, ret);
+}
+
+ACCEL_EXPORT int accel_program_get_binary(struct accel_program *prog,
+					  const void **ret_data,
+					  size_t *ret_size)
+{
+	if (!prog || !ret_data || !ret_size)
+		return -EINVAL;
+	if (!prog->binary)
+		return -ENODATA;
+	*ret_data = prog->binary;
+	*ret_size = prog->binary_size;
+	return 0;
 }
 
 ACCEL_EXPORT int accel_program_new_built_in(struct accel_device *dev,
@@ -277,6 +305,7 @@ accel_program_unref(struct accel_program *prog)
 	/* Last: kernels and launches (which hold references) are gone. */
 	if (prog->dl_handle)
 		dlclose(prog->dl_handle);
+	free(prog->binary);
 	accel_device_unref(prog->dev);
 	free(prog);
 	return NULL;

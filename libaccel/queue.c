@@ -16,6 +16,9 @@ ACCEL_EXPORT int accel_queue_new(struct accel_device *dev, uint32_t flags,
 
 	if (!dev || !ret || (flags & ~ACCEL_QUEUE_FLAGS_ALL))
 		return -EINVAL;
+	r = accel_device_alive(dev);
+	if (r < 0)
+		return r;
 	q = calloc(1, sizeof(*q));
 	if (!q)
 		return -ENOMEM;

@@ -40,6 +40,8 @@ const struct u64_prop u64_props[] = {
 	  "Max argument bytes", FMT_BYTES },
 	{ ACCEL_DEVICE_U64_TIMER_RESOLUTION_NS, "timer_resolution_ns",
 	  "Timer resolution", FMT_NS },
+	{ ACCEL_DEVICE_U64_PRINTF_BUFFER_SIZE, "printf_buffer_size",
+	  "printf buffer", FMT_BYTES },
 };
 
 const enum accel_device_u64 work_item_props[] = {

@@ -2,8 +2,7 @@
 /* convert_<dst>[n][_sat][_rte|_rtz|_rtp|_rtn] for every pair of types.
  * One scalar body per pair, specialised by constant conditions on type
  * properties; vectors are element-wise (default conversions use
- * __builtin_convertvector). Directed rounding into float/double from
- * 64-bit integers is approximated (round to nearest). */
+ * __builtin_convertvector). */
 #include "builtins.h"
 
 /* type properties: floating?, signed? */
@@ -99,24 +98,50 @@ static double round_mode(double v, int rc)
 		return (D)x;                                                   \
 	}
 
+/* sign of r - x, exactly: through double for sources of up to 32 bits
+ * and floating ones; 64-bit integers compare as integers */
+#define CMP_DBL(S)                                                             \
+	static int rcmp_##S(double r, S x)                                     \
+	{                                                                      \
+		return (r > (double)x) - (r < (double)x);                      \
+	}
+CMP_DBL(char) CMP_DBL(uchar) CMP_DBL(short) CMP_DBL(ushort) CMP_DBL(int)
+CMP_DBL(uint) CMP_DBL(float) CMP_DBL(double)
+static int rcmp_long(double r, long x)
+{
+	long ri;
+
+	if (r >= 0x1p63)
+		return 1;
+	ri = (long)r; /* integral: |r| >= 2^53 or exact */
+	return (ri > x) - (ri < x);
+}
+static int rcmp_ulong(double r, ulong x)
+{
+	ulong ri;
+
+	if (r >= 0x1p64)
+		return 1;
+	ri = (ulong)r;
+	return (ri > x) - (ri < x);
+}
+
 /* Scalar conversion S -> D; D is float or double. The default and _rte
  * are the C conversion; directed modes step one ulp when the nearest
- * result lies on the wrong side (exact compare through double, so exact
- * for every source but 64-bit integers). */
+ * result lies on the wrong side. */
 #define CVT_FLT(D, S, SAT, RND)                                                \
 	D OVL convert_##D##RND(S x)                                            \
 	{                                                                      \
 		D r = (D)x;                                                    \
-		double xd = (double)x, rd = (double)r;                         \
-		int rc = RC_##RND;                                             \
-		if (rc <= 1 || (FLT_##S && sizeof(S) <= sizeof(D)) ||          \
-		    rd == xd || r != r)                                        \
+		int rc = RC_##RND, c;                                          \
+		if (rc <= 1 || (FLT_##S && sizeof(S) <= sizeof(D)) || r != r)  \
 			return r;                                              \
-		if (rc == 2 && fabs(rd) > fabs(xd))                            \
+		c = rcmp_##S((double)r, x);                                    \
+		if (rc == 2 && ((c > 0 && r > (D)0) || (c < 0 && r < (D)0)))   \
 			return nextafter(r, (D)0);                             \
-		if (rc == 3 && rd < xd)                                        \
+		if (rc == 3 && c < 0)                                          \
 			return nextafter(r, (D)INFINITY);                      \
-		if (rc == 4 && rd > xd)                                        \
+		if (rc == 4 && c > 0)                                          \
 			return nextafter(r, (D)-INFINITY);                     \
 		return r;                                                      \
 	}

@@ -18,7 +18,7 @@
 	SPLIT2(F, float, float, float) SPLIT2(F, double, double, double)
 
 LIBM1(acos) LIBM1(acosh) LIBM1(asin) LIBM1(asinh) LIBM1(atan) LIBM1(atanh)
-LIBM1(cbrt) LIBM1(ceil) LIBM1(cos) LIBM1(cosh) LIBM1(erfc) LIBM1(erf)
+LIBM1(ceil) LIBM1(cos) LIBM1(cosh) LIBM1(erfc) LIBM1(erf)
 LIBM1(exp) LIBM1(exp2) LIBM1(expm1) LIBM1(fabs) LIBM1(floor)
 LIBM1(log) LIBM1(log2) LIBM1(log10) LIBM1(log1p) LIBM1(logb) LIBM1(rint)
 LIBM1(round) LIBM1(sin) LIBM1(sinh) LIBM1(sqrt) LIBM1(tan) LIBM1(tanh)
@@ -26,6 +26,29 @@ LIBM1(tgamma) LIBM1(trunc)
 
 LIBM2(atan2) LIBM2(copysign) LIBM2(fdim) LIBM2(fmod) LIBM2(hypot)
 LIBM2(nextafter) LIBM2(pow) LIBM2(remainder)
+
+/* cbrt: glibc's double one is up to 4 ulp off, OpenCL allows 2. One
+ * Newton step with the residual computed exactly (fma), on x scaled by a
+ * power of 8 into [1/4, 8) where nothing under- or overflows. */
+double OVL cbrt(double x)
+{
+	double r, r2, r2l, r3, r3l;
+	int s;
+
+	if (!isfinite(x) || x == 0.0)
+		return x;
+	s = ilogb(x) / 3;
+	x = ldexp(x, -3 * s);
+	r = __builtin_cbrt(x);
+	r2 = r * r;
+	r2l = fma(r, r, -r2);
+	r3 = r2 * r;
+	r3l = fma(r2, r, -r3) + r2l * r;
+	r -= ((r3 - x) + r3l) / (3.0 * r2);
+	return ldexp(r, s);
+}
+float OVL cbrt(float x) { return __builtin_cbrtf(x); }
+SPLIT1(cbrt, float, float) SPLIT1(cbrt, double, double)
 
 float exp10f(float);
 double libm_exp10(double) __asm__("exp10");
@@ -60,7 +83,6 @@ SPLIT3(fma, float) SPLIT3(fma, double)
 	T OVL asinpi(T x) { return asin(x) * (T)M_1_PI; }                      \
 	T OVL atanpi(T x) { return atan(x) * (T)M_1_PI; }                      \
 	T OVL atan2pi(T y, T x) { return atan2(y, x) * (T)M_1_PI; }            \
-	T OVL powr(T x, T y) { return pow(x, y); }                             \
 	T OVL maxmag(T x, T y)                                                 \
 	{                                                                      \
 		T ax = fabs(x), ay = fabs(y);                                  \
@@ -96,7 +118,6 @@ FOR_ALL(GENERIC, float)
 	T OVL asinpi(T x) { return asin(x) * (T)M_1_PI; }                      \
 	T OVL atanpi(T x) { return atan(x) * (T)M_1_PI; }                      \
 	T OVL atan2pi(T y, T x) { return atan2(y, x) * (T)M_1_PI; }            \
-	T OVL powr(T x, T y) { return pow(x, y); }                             \
 	T OVL maxmag(T x, T y)                                                 \
 	{                                                                      \
 		T ax = fabs(x), ay = fabs(y);                                  \
@@ -108,6 +129,19 @@ FOR_ALL(GENERIC, float)
 		return ax < ay ? x : ay < ax ? y : fmin(x, y);                 \
 	}
 FOR_ALL(GENERIC_D, double)
+
+/* powr = exp2(y * log2(x)): NaN where log2 or the product is */
+#define POWR(T)                                                                \
+	T OVL powr(T x, T y)                                                   \
+	{                                                                      \
+		if (isnan(x) || isnan(y) || x < (T)0 ||                        \
+		    (x == (T)0 && y == (T)0) || (x == (T)1 && isinf(y)) ||     \
+		    (isinf(x) && y == (T)0))                                   \
+			return (T)NAN;                                         \
+		return pow(fabs(x), y); /* -0 is +0 here */                    \
+	}
+POWR(float) POWR(double)
+SPLIT2(powr, float, float, float) SPLIT2(powr, double, double, double)
 
 #define HALF1(F)                                                               \
 	float OVL half_##F(float x) { return F(x); }                           \
@@ -121,39 +155,76 @@ float OVL half_divide(float x, float y) { return x / y; }
 float OVL half_powr(float x, float y) { return powr(x, y); }
 SPLIT2(half_divide, float, float, float) SPLIT2(half_powr, float, float, float)
 
-/* sinpi/cospi/tanpi: reduce exactly by whole periods first */
-float OVL sinpi(float x)
+/* sinpi/cospi/tanpi: reduce exactly to |r| <= 1/2 first, where sin(pi r)
+ * is well conditioned; pi * r then carries a second word (fma) so that
+ * the product adds no rounding. float goes through double. */
+#define PI_HI 0x1.921fb54442d18p+1
+#define PI_LO 0x1.1a62633145c07p-53
+static double sin_pi_small(double r)
 {
-	float r = x - 2.0f * rint(x * 0.5f);
+	double hi = r * PI_HI;
+	double lo = fma(r, PI_HI, -hi) + r * PI_LO;
 
-	return x == rint(x) ? copysign(0.0f, x) : sin((float)M_PI * r);
+	return sin(hi) + cos(hi) * lo;
+}
+static double cos_pi_small(double r)
+{
+	double hi = r * PI_HI;
+	double lo = fma(r, PI_HI, -hi) + r * PI_LO;
+
+	return cos(hi) - sin(hi) * lo;
 }
 double OVL sinpi(double x)
 {
-	double r = x - 2.0 * rint(x * 0.5);
+	double r = x - 2.0 * rint(x * 0.5); /* exact, in [-1, 1] */
 
-	return x == rint(x) ? copysign(0.0, x) : sin(M_PI_D * r);
-}
-float OVL cospi(float x)
-{
-	float r = fabs(x - 2.0f * rint(x * 0.5f));
-
-	return r == 0.5f ? 0.0f : cos((float)M_PI * r);
+	if (x == rint(x))
+		return isinf(x) ? __builtin_nan("") : copysign(0.0, x);
+	if (r > 0.5)
+		r = 1.0 - r;
+	else if (r < -0.5)
+		r = -1.0 - r;
+	return copysign(sin_pi_small(r), r);
 }
 double OVL cospi(double x)
 {
-	double r = fabs(x - 2.0 * rint(x * 0.5));
+	double r = fabs(x - 2.0 * rint(x * 0.5)); /* exact, in [0, 1] */
 
-	return r == 0.5 ? 0.0 : cos(M_PI_D * r);
+	if (isinf(x))
+		return __builtin_nan("");
+	if (r == 0.5)
+		return 0.0;
+	if (r < 0.25)
+		return cos_pi_small(r);
+	return sinpi(0.5 - r); /* exact for r >= 1/4 */
 }
-float OVL tanpi(float x) { return sinpi(x) / cospi(x); }
-double OVL tanpi(double x) { return sinpi(x) / cospi(x); }
+double OVL tanpi(double x)
+{
+	double r = x - rint(x); /* exact, in [-1/2, 1/2] */
+	double s, c;
+
+	if (isinf(x))
+		return __builtin_nan("");
+	/* tanpi(n) = +-0 with the sign of x for even n, opposite for odd */
+	if (r == 0.0)
+		return copysign(0.0, fmod(rint(x), 2.0) == 0.0 ? x : -x);
+	if (fabs(r) == 0.5) /* n + 1/2: +inf for even n, -inf for odd */
+		return fmod(x - 0.5, 2.0) == 0.0 ? INFINITY : -INFINITY;
+	s = sin_pi_small(r);
+	c = fabs(r) < 0.25 ? cos_pi_small(r) :
+		sin_pi_small(0.5 - fabs(r));
+	return s / c;
+}
+float OVL sinpi(float x) { return (float)sinpi((double)x); }
+float OVL cospi(float x) { return (float)cospi((double)x); }
+float OVL tanpi(float x) { return (float)tanpi((double)x); }
 SPLIT1(sinpi, float, float) SPLIT1(sinpi, double, double)
 SPLIT1(cospi, float, float) SPLIT1(cospi, double, double)
 SPLIT1(tanpi, float, float) SPLIT1(tanpi, double, double)
 
-int OVL ilogb(float x) { return __builtin_ilogbf(x); }
-int OVL ilogb(double x) { return __builtin_ilogb(x); }
+/* glibc's ilogb(NaN) is INT_MIN on x86, OpenCL's FP_ILOGBNAN INT_MAX */
+int OVL ilogb(float x) { return isnan(x) ? FP_ILOGBNAN : __builtin_ilogbf(x); }
+int OVL ilogb(double x) { return isnan(x) ? FP_ILOGBNAN : __builtin_ilogb(x); }
 SPLIT1(ilogb, float, int) SPLIT1(ilogb, double, int)
 
 float OVL ldexp(float x, int n) { return __builtin_ldexpf(x, n); }
@@ -161,26 +232,44 @@ double OVL ldexp(double x, int n) { return __builtin_ldexp(x, n); }
 SPLIT2(ldexp, float, int, float) SPLIT2(ldexp, double, int, double)
 SPLIT2S(ldexp, float, int, float) SPLIT2S(ldexp, double, int, double)
 
-float OVL pown(float x, int n) { return __builtin_powif(x, n); }
-double OVL pown(double x, int n) { return __builtin_powi(x, n); }
+/* pown, rootn: float through double, which makes them exact enough */
+double OVL pown(double x, int n) { return pow(x, (double)n); }
+float OVL pown(float x, int n) { return (float)pown((double)x, n); }
 SPLIT2(pown, float, int, float) SPLIT2(pown, double, int, double)
 
-float OVL rootn(float x, int n)
-{
-	if (n == 0)
-		return __builtin_nanf("");
-	if (x < 0.0f && (n & 1))
-		return -pow(-x, 1.0f / (float)n);
-	return pow(x, 1.0f / (float)n);
-}
+/* x^(1/n): 1/n is rounded, which makes pow() off by up to |ln x| / n
+ * ulps. So take the root of the mantissa with a few exponent bits (where
+ * ln is small), polish it with a Newton step and put back the rest of
+ * the exponent exactly. Large n: pow() is close enough. */
 double OVL rootn(double x, int n)
 {
-	if (n == 0)
+	double inf = INFINITY, y, t, p;
+	int e, k = n < 0 ? -n : n, q;
+
+	if (n == 0 || isnan(x) || (x < 0.0 && !(n & 1)))
 		return __builtin_nan("");
-	if (x < 0.0 && (n & 1))
-		return -pow(-x, 1.0 / (double)n);
-	return pow(x, 1.0 / (double)n);
+	if (x == 0.0) /* keeps the sign for odd n */
+		return n > 0 ? ((n & 1) ? x : 0.0) :
+			((n & 1) ? copysign(inf, x) : inf);
+	if (isinf(x))
+		return n > 0 ? x : copysign(0.0, x);
+	if (n == 1)
+		return x;
+	if (k > 256 || n == INT_MIN)
+		return copysign(pow(fabs(x), 1.0 / (double)n), x);
+	y = frexp(fabs(x), &e);
+	q = e / k;
+	y = ldexp(y, e - q * k); /* within 2^+-257 */
+	t = pow(y, 1.0 / (double)k);
+	p = __builtin_powi(t, k);
+	t -= t * ((p - y) / p) / (double)k;
+	if (n < 0) {
+		t = 1.0 / t;
+		q = -q;
+	}
+	return copysign(ldexp(t, q), x);
 }
+float OVL rootn(float x, int n) { return (float)rootn((double)x, n); }
 SPLIT2(rootn, float, int, float) SPLIT2(rootn, double, int, double)
 
 float OVL nan(uint c) { return as_float(0x7fc00000u | (c & 0x3fffffu)); }

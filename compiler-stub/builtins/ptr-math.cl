@@ -32,9 +32,20 @@ double libm_lgamma_r(double, int *) __asm__("lgamma_r");
 		*c = cos(x);                                                   \
 		return sin(x);                                                 \
 	}                                                                      \
+	/* libm gives 3 bits of the quotient, OpenCL wants 7: reducing x  \
+	 * modulo 128 y first keeps the remainder and those bits */           \
 	static T OVL i_remquo(T x, T y, __private int *q)                      \
 	{                                                                      \
-		return __builtin_remquo##F(x, y, q);                           \
+		T r = remainder(x, y), x7 = x;                                 \
+		int k;                                                         \
+		*q = 0;                                                        \
+		if (isnan(r))                                                  \
+			return r;                                              \
+		if (fabs(y) < (T)MAX_##F / (T)128)                             \
+			x7 = fmod(x, (T)128 * y);                              \
+		k = (int)fabs(rint((x7 - r) / y)) & 127;                       \
+		*q = signbit(x) != signbit(y) ? -k : k;                        \
+		return r;                                                      \
 	}                                                                      \
 	static T OVL i_lgamma_r(T x, __private int *s)                         \
 	{                                                                      \
@@ -62,6 +73,8 @@ double libm_lgamma_r(double, int *) __asm__("lgamma_r");
 	}
 #define EPS_f FLT_EPSILON
 #define EPS_ DBL_EPSILON
+#define MAX_f FLT_MAX
+#define MAX_ DBL_MAX
 #define LGR_f lgammaf_r
 #define LGR_ libm_lgamma_r
 

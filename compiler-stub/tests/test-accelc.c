@@ -599,6 +599,59 @@ static void test_bad_source(void **state)
 	accelc_result_free(res);
 }
 
+/*
+ * Hostile input ends in a build log and an error, in bounded time: bytes
+ * that are no program, a NUL in the source, and a macro bomb (2^39 tokens)
+ * that only the deadline (short here) or clang's memory limit stops.
+ */
+static void test_hostile_source(void **state)
+{
+	struct accelc_options o = { .struct_size = sizeof(o),
+				    .flags = ACCELC_FLAG_NO_CACHE };
+	struct accelc_result *res = NULL;
+	size_t n = 256 * 1024, len;
+	char *junk = malloc(n), *bomb = malloc(4096);
+	uint64_t x = 88172645463325252ull;
+	int r;
+
+	(void)state;
+	assert_non_null(junk);
+	assert_non_null(bomb);
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		junk[i] = (char)(1 + x % 255);
+	}
+	r = accelc_compile(&o, junk, n, &res);
+	assert_int_equal(r, -ENOEXEC);
+	assert_non_null(res);
+	assert_non_null(strstr(accelc_result_get_log(res), "error"));
+	accelc_result_free(res);
+
+	res = NULL;
+	junk[100] = '\0';
+	assert_int_equal(accelc_compile(&o, junk, n, &res), -EINVAL);
+	assert_non_null(strstr(accelc_result_get_log(res), "NUL"));
+	accelc_result_free(res);
+
+	len = (size_t)snprintf(bomb, 4096, "#define A0 x+\n");
+	for (int i = 1; i < 40; i++)
+		len += (size_t)snprintf(bomb + len, 4096 - len,
+					"#define A%d A%d A%d\n", i, i - 1,
+					i - 1);
+	len += (size_t)snprintf(bomb + len, 4096 - len,
+				"kernel void k(global int *o) "
+				"{ int x = 1; o[0] = A39 1; }\n");
+	o.timeout_ms = 3000;
+	res = NULL;
+	r = accelc_compile(&o, bomb, len, &res);
+	assert_true(r == -ETIMEDOUT || r == -ENOEXEC);
+	assert_non_null(res);
+	assert_true(strlen(accelc_result_get_log(res)) > 0);
+	accelc_result_free(res);
+	free(junk);
+	free(bomb);
+}
+
 static void test_options(void **state)
 {
 	static const char src[] =
@@ -669,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_integer_convert),
 		cmocka_unit_test(test_multi_kernel),
 		cmocka_unit_test(test_bad_source),
+		cmocka_unit_test(test_hostile_source),
 		cmocka_unit_test(test_options),
 	};
 

@@ -108,6 +108,34 @@ int accel_context_set_open_interface(struct accel_context *ctx,
 				     const struct accel_open_interface *iface,
 				     void *user_data);
 
+/**
+ * Receives what printf() in kernels prints: one call per printf() call
+ * that succeeded, with its whole output.
+ *
+ * Called on a libaccel worker thread when the launch completes, before
+ * its fence signals, never with an internal lock held: the calls of one
+ * launch come one after the other, in the order the records were made
+ * (a work-item's calls in program order); launches of an in-order queue
+ * come in submission order. Launches on different queues may call it
+ * concurrently.
+ *
+ * @param ctx the context of the launch
+ * @param text the output, NUL-terminated (valid during the call only)
+ * @param length bytes of @p text without the NUL
+ * @param user_data the pointer given to accel_context_set_printf_fn()
+ */
+typedef void (*accel_printf_fn)(struct accel_context *ctx, const char *text,
+				size_t length, void *user_data);
+
+/**
+ * Replace the handler of kernels' printf() output. The default (and a
+ * NULL @p fn) writes it to stdout, flushed at the end of each launch.
+ * Launches completing after the call use the new handler.
+ * @return 0 or -EINVAL (NULL @p ctx)
+ */
+int accel_context_set_printf_fn(struct accel_context *ctx, accel_printf_fn fn,
+				void *user_data);
+
 /** Attach an opaque pointer. @return 0 or -EINVAL (NULL @p ctx) */
 int accel_context_set_user_data(struct accel_context *ctx, void *user_data);
 

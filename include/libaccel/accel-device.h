@@ -77,6 +77,7 @@ enum accel_device_u64 {
 	ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_HALF,
 	ACCEL_DEVICE_U64_TIMER_RESOLUTION_NS, /**< profiling timestamp resolution */
 	ACCEL_DEVICE_U64_NUMA_NODE,           /**< NUMA node, UINT64_MAX if none */
+	ACCEL_DEVICE_U64_PRINTF_BUFFER_SIZE,  /**< bytes of kernel printf output per launch */
 	ACCEL_DEVICE_U64_COUNT                /**< number of properties, not one */
 };
 
@@ -134,6 +135,16 @@ int accel_device_query_u64(struct accel_device *dev, enum accel_device_u64 prop,
  */
 int accel_device_query_string(struct accel_device *dev,
 			      enum accel_device_string prop, const char **ret);
+
+/**
+ * Whether the device is still there. A device found unplugged by
+ * accel_context_dispatch() leaves the context's device list; objects made
+ * on it stay valid to query and release, but new buffers, queues,
+ * programs and submissions on it fail with -ENODEV.
+ *
+ * @return 0 (present), -ENODEV (unplugged), -EINVAL (NULL @p dev)
+ */
+int accel_device_get_status(struct accel_device *dev);
 
 /** Attach an opaque pointer. @return 0 or -EINVAL (NULL @p dev) */
 int accel_device_set_user_data(struct accel_device *dev, void *user_data);

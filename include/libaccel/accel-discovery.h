@@ -144,8 +144,14 @@ const char *accel_candidate_reason_name(enum accel_candidate_reason reason);
  * of accel_context_get_monitor_fd() for POLLIN and then calls
  * accel_context_dispatch(), which runs the handler set with
  * accel_context_set_hotplug_fn() once per event, on the calling thread.
- * Events only report what udev saw: the device list of the context and
- * its candidates stay as enumerated.
+ *
+ * Before the handlers run, a context that has enumerated runs discovery
+ * again: new devices are probed and join accel_context_get_devices(),
+ * devices that went away leave it, and the candidates are listed afresh
+ * (so candidate indices may change). A device that went away while in use
+ * is not freed: its buffers, queues and programs stay valid to query and
+ * release, in-flight work completes or fails, and new work on it fails
+ * with -ENODEV (see accel_device_get_status()).
  * @{
  */
 

@@ -121,6 +121,94 @@ int accel_fence_get_time(struct accel_fence *fence, enum accel_fence_time which,
 /** @return the fence's context (no new reference), NULL for NULL */
 struct accel_context *accel_fence_get_context(struct accel_fence *fence);
 
+/**
+ * Export a fence as a sync_file: a kernel dma-fence that signals when the
+ * fence does, for a GPU, a display or another process to wait on.
+ *
+ * A software device cannot make a kernel fence by itself: the export goes
+ * through a kernel driver of the same context that can (vgem today), and
+ * the devices of a context say whether it has one with
+ * ACCEL_DEVICE_CAP_SYNC_FILE_EXPORT. Limits of the vgem route:
+ * - the sync_file carries completion, not errors: it signals when the
+ *   work ends, whether or not it failed (check the fence's status);
+ * - vgem signals its fences by itself 10 s after the export: a sync_file
+ *   of work that may run longer can signal early. Export late (e.g. from
+ *   the fence of the last command) or keep such work under 10 s.
+ * A fence that has already signalled exports as a signalled sync_file.
+ *
+ * @param[out] ret_fd the new sync_file (O_CLOEXEC), owned by the caller
+ * @return 0, -EINVAL (NULL argument), -EOPNOTSUPP (no device of the
+ *         context can make kernel fences), the negative errno of the
+ *         failed work (a fence that has already failed), -EMFILE, -ENOMEM,
+ *         or the driver's error
+ */
+int accel_fence_export_sync_file(struct accel_fence *fence, int *ret_fd);
+
+/* ---- sync_files: Linux kernel dma-fences as fds ------------------------ */
+
+/*
+ * These work on any sync_file, from libaccel or elsewhere. The fd
+ * arguments are borrowed; -EBADF means "not open", -EINVAL "not a
+ * sync_file".
+ */
+
+/**
+ * Wait until a sync_file signals (poll(2), restarted after signal
+ * handlers with the time left).
+ * @param timeout_ns relative; 0 polls; ACCEL_TIMEOUT_INFINITE waits forever
+ * @return 0 (signalled), -ETIME (timed out), -EBADF, -EINVAL (not a
+ *         sync_file, negative timeout), or the negative error the kernel
+ *         fence signalled with
+ */
+int accel_sync_file_wait(int fd, int64_t timeout_ns);
+
+/**
+ * Merge two sync_files (SYNC_IOC_MERGE) into a new one that signals when
+ * both have.
+ * @param name the new sync_file's name (NULL: "libaccel"), cut to 31 bytes
+ * @param[out] ret_fd the new sync_file (O_CLOEXEC), owned by the caller
+ * @return 0, -EBADF, -EINVAL (NULL @p ret_fd, not sync_files), -EMFILE,
+ *         -ENOMEM
+ */
+int accel_sync_file_merge(const char *name, int fd1, int fd2, int *ret_fd);
+
+/** One kernel fence inside a sync_file. */
+struct accel_sync_fence_info {
+	char driver[32];       /**< the driver that made it, e.g. "vgem" */
+	char timeline[32];     /**< its timeline's name */
+	int32_t status;        /**< 1 signalled, 0 active, < 0 failed */
+	uint32_t reserved;     /**< 0 */
+	uint64_t timestamp_ns; /**< when it signalled (CLOCK_MONOTONIC), or 0 */
+};
+
+/** A sync_file as SYNC_IOC_FILE_INFO describes it. */
+struct accel_sync_file_info {
+	char name[32];         /**< given at creation or merge */
+	int32_t status;        /**< 1 all signalled, 0 active, < 0 failed */
+	uint32_t n_fences;     /**< fences it holds (a merge holds several) */
+};
+
+/**
+ * Describe a sync_file and the kernel fences in it. Fills @p info and up
+ * to @p max_fences entries of @p fences (pass 0 and NULL for the summary
+ * only; no allocation is made for the caller) and returns the total number
+ * of fences, which may be larger than @p max_fences.
+ * @return the number of fences (>= 0), -EBADF, -EINVAL (NULL @p info,
+ *         NULL @p fences with @p max_fences > 0, not a sync_file), -ENOMEM
+ */
+int accel_sync_file_get_info(int fd, struct accel_sync_file_info *info,
+			     struct accel_sync_fence_info *fences,
+			     uint32_t max_fences);
+
+/**
+ * Tell the drivers behind a sync_file when its result is needed
+ * (SYNC_IOC_SET_DEADLINE, a hint: they may clock up to meet it).
+ * @param deadline_ns absolute CLOCK_MONOTONIC time
+ * @return 0, -EBADF, -EINVAL (not a sync_file), -EOPNOTSUPP (the kernel,
+ *         before Linux 6.5, has no deadlines: safe to ignore)
+ */
+int accel_sync_file_set_deadline(int fd, uint64_t deadline_ns);
+
 #ifdef __cplusplus
 }
 #endif

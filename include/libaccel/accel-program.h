@@ -6,6 +6,8 @@
  * Programs come from:
  * - native work-group functions registered by the caller
  *   (accel_program_new_native(), see accel-wg.h for the ABI);
+ * - OpenCL C source (accel_program_new_source()), and the binaries such
+ *   programs give (accel_program_get_binary(), accel_program_new_binary());
  * - the device's built-in kernels (accel_program_new_built_in(), OpenCL's
  *   "built-in kernels"); the CPU device offers:
  *     - `fill_u32(global uint *dst, uint value)`: dst[gid] = value
@@ -135,6 +137,36 @@ int accel_program_new_native(struct accel_device *dev,
 int accel_program_new_source(struct accel_device *dev, const char *source,
 			     size_t length, const char *options,
 			     char **ret_log, struct accel_program **ret);
+
+/**
+ * Create a program from a program binary, as accel_program_get_binary()
+ * returns it (device needs ACCEL_DEVICE_CAP_COMPILER: the compiler module
+ * checks and loads it, without compiling anything). A binary is a
+ * versioned container of kernel descriptions and native code for one CPU
+ * architecture and feature set; docs/design.md describes it. The bytes
+ * are copied.
+ *
+ * @return 0; -EINVAL (NULL argument, size 0, malformed binary: truncated,
+ *         bad lengths, counts, strings or values); -ENOEXEC (a well-formed
+ *         binary this library cannot run: another container format or
+ *         work-group ABI version, or code using a CPU feature this CPU
+ *         lacks); -EOPNOTSUPP (no compiler on this device or
+ *         installation); -ENOMEM; -EIO (the code does not load)
+ */
+int accel_program_new_binary(struct accel_device *dev, const void *binary,
+			     size_t size, struct accel_program **ret);
+
+/**
+ * The program binary of a program built from source or loaded from a
+ * binary, for accel_program_new_binary() in this or a later process.
+ *
+ * @param[out] ret_data the bytes, living as long as the program
+ * @param[out] ret_size their number
+ * @return 0, -EINVAL (NULL argument), -ENODATA (the program has no binary:
+ *         native or built-in kernels)
+ */
+int accel_program_get_binary(struct accel_program *prog,
+			     const void **ret_data, size_t *ret_size);
 
 /**
  * Create a program from some of the device's built-in kernels.

@@ -31,8 +31,11 @@
 extern "C" {
 #endif
 
-/** Version of struct accel_wg_ctx; bumped when fields are added. */
-#define ACCEL_WG_ABI_VERSION 1u
+/**
+ * Version of struct accel_wg_ctx; bumped when fields are added.
+ * 2: printf_buffer.
+ */
+#define ACCEL_WG_ABI_VERSION 2u
 
 /** Barrier flags, OpenCL's CLK_LOCAL_MEM_FENCE/CLK_GLOBAL_MEM_FENCE. */
 #define ACCEL_WG_BARRIER_LOCAL (1u << 0)
@@ -72,6 +75,12 @@ struct accel_wg_ctx {
 	void (*barrier)(const struct accel_wg_ctx *ctx, uint32_t flags);
 	/** Opaque to generated code: the runtime's per-thread state. */
 	void *runtime;
+	/**
+	 * The launch's printf buffer, for code from libaccel's own compiler
+	 * (the layout is private to the two); NULL when the kernel does not
+	 * print. Native kernels leave it alone. Since version 2.
+	 */
+	void *printf_buffer;
 };
 
 /** A work-group function. */

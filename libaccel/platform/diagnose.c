@@ -21,8 +21,7 @@
 
 #include <libaccel/accel-discovery.h>
 
-#include "accel-private.h"
-#include "platform/platform.h"
+#include "backend.h"
 
 struct candidate {
 	char *s[ACCEL_CANDIDATE_STRING_COUNT];
@@ -73,18 +72,39 @@ void accel_candidates_free(struct accel_candidates *list)
 	free(list);
 }
 
+void accel_candidates_clear(struct accel_context *ctx)
+{
+	struct accel_candidates *list = ctx->candidates;
+	size_t i;
+
+	if (!list)
+		return;
+	for (i = 0; i < list->n; i++)
+		candidate_fini(&list->v[i]);
+	list->n = 0;
+	list->diagnosed = false;
+}
+
 void accel_candidate_add(struct accel_context *ctx,
 			 const struct accel_udev_info *info,
-			 const char *backend)
+			 struct accel_device *dev)
 {
 	struct accel_candidates *list = list_get(ctx);
+	const char *backend = dev ? dev->ops->name : NULL;
 	const char *strings[ACCEL_CANDIDATE_STRING_COUNT] = {
 		[ACCEL_CANDIDATE_STRING_DEVNODE] = info->devnode,
 		[ACCEL_CANDIDATE_STRING_RENDER_DEVNODE] = info->render_devnode,
 		[ACCEL_CANDIDATE_STRING_SYSNAME] = info->sysname,
 		[ACCEL_CANDIDATE_STRING_SYSPATH] = info->syspath,
 		[ACCEL_CANDIDATE_STRING_SUBSYSTEM] = info->subsystem,
-		[ACCEL_CANDIDATE_STRING_DRIVER] = info->driver,
+		/*
+		 * A bare platform parent (vgem) has no driver bound: the
+		 * claiming backend asked the kernel driver its name.
+		 */
+		[ACCEL_CANDIDATE_STRING_DRIVER] =
+			*info->driver || !dev ?
+				info->driver :
+				dev->strings[ACCEL_DEVICE_STRING_DRIVER],
 		[ACCEL_CANDIDATE_STRING_BUS] = info->bus,
 		[ACCEL_CANDIDATE_STRING_PCI_SLOT] = info->pci_slot,
 		[ACCEL_CANDIDATE_STRING_BACKEND] = backend ? backend : "",
@@ -113,12 +133,11 @@ void accel_candidate_add(struct accel_context *ctx,
 		}
 	}
 	c->u[ACCEL_CANDIDATE_U64_DEVICE_INDEX] = ACCEL_CANDIDATE_NONE;
-	if (backend) {
-		/* A claiming probe has just added its device last. */
+	if (dev) {
 		pthread_mutex_lock(&ctx->lock);
-		if (ctx->n_devices)
-			c->u[ACCEL_CANDIDATE_U64_DEVICE_INDEX] =
-				ctx->n_devices - 1;
+		for (i = 0; i < ctx->n_devices; i++)
+			if (ctx->devices[i] == dev)
+				c->u[ACCEL_CANDIDATE_U64_DEVICE_INDEX] = i;
 		pthread_mutex_unlock(&ctx->lock);
 	}
 	c->u[ACCEL_CANDIDATE_U64_VENDOR_ID] = info->vendor_id;
@@ -504,5 +523,5 @@ ACCEL_EXPORT int accel_context_dispatch(struct accel_context *ctx)
 	pthread_mutex_unlock(&ctx->enum_lock);
 	if (!mon)
 		return -ENODEV;
-	return accel_udev_monitor_dispatch(ctx, mon, fn, data);
+	return accel_hotplug_dispatch(ctx, mon, fn, data);
 }

@@ -79,11 +79,17 @@ int accel_sync_file_check(int fd);
 /* 1 signalled, 0 still active, or the negative error it signalled with. */
 int accel_sync_file_status(int fd);
 
-/* poll() until signalled, EINTR-safe: 0, -ETIME, or -errno. */
-int accel_sync_file_wait(int fd, int64_t timeout_ns);
+/*
+ * poll() until readable, EINTR-safe: 0, -ETIME, or -errno. Any pollable
+ * fd: no check that it is a sync_file (accel_sync_file_wait() of
+ * accel-fence.h checks, and reports the fence's error).
+ */
+int accel_sync_file_poll(int fd, int64_t timeout_ns);
 
-/* SYNC_IOC_MERGE: a new sync_file signalling when both have. */
-int accel_sync_file_merge(const char *name, int fd1, int fd2, int *ret_fd);
+/*
+ * accel_sync_file_wait(), _merge(), _get_info() and _set_deadline() are
+ * public: see accel-fence.h.
+ */
 
 /* ---- udev.c ---- */
 
@@ -142,14 +148,18 @@ int accel_udev_monitor_dispatch(struct accel_context *ctx,
 /* ---- diagnose.c ---- */
 
 /*
- * Record a candidate @info during enumeration (under the context's
- * enum_lock): @backend is the name of the backend that claimed it (its
- * device is the context's last one), or NULL. Failure only loses the
- * record, so it is logged, not returned.
+ * Record a candidate @info during enumeration or a rescan (under the
+ * context's enum_lock): @dev is the context's device made from it, or
+ * NULL if no backend claimed it. Failure only loses the record, so it is
+ * logged, not returned.
  */
+struct accel_device;
 void accel_candidate_add(struct accel_context *ctx,
 			 const struct accel_udev_info *info,
-			 const char *backend);
+			 struct accel_device *dev);
+
+/* Forget every record before a rescan (under enum_lock). */
+void accel_candidates_clear(struct accel_context *ctx);
 
 /* Free the records, at context teardown. */
 void accel_candidates_free(struct accel_candidates *list);

@@ -105,10 +105,10 @@ static void test_wait_args(void **state)
 	(void)state;
 
 	assert_true(ev >= 0);
-	assert_int_equal(accel_sync_file_wait(ev, -1), -EINVAL);
-	assert_int_equal(accel_sync_file_wait(-1, 0), -EBADF);
+	assert_int_equal(accel_sync_file_poll(ev, -1), -EINVAL);
+	assert_int_equal(accel_sync_file_poll(-1, 0), -EBADF);
 	/* Not open: poll says POLLNVAL. */
-	assert_int_equal(accel_sync_file_wait(closed_fd(), 0), -EBADF);
+	assert_int_equal(accel_sync_file_poll(closed_fd(), 0), -EBADF);
 	close(ev);
 }
 
@@ -121,16 +121,16 @@ static void test_wait_timeout(void **state)
 
 	assert_true(ev >= 0);
 	t0 = now_ns();
-	assert_int_equal(accel_sync_file_wait(ev, 0), -ETIME);
-	assert_int_equal(accel_sync_file_wait(ev, 20 * MS), -ETIME);
+	assert_int_equal(accel_sync_file_poll(ev, 0), -ETIME);
+	assert_int_equal(accel_sync_file_poll(ev, 20 * MS), -ETIME);
 	assert_true(now_ns() - t0 >= 20 * MS);
 
 	assert_int_equal(write(ev, &one, sizeof(one)), sizeof(one));
-	assert_int_equal(accel_sync_file_wait(ev, 0), 0);
-	assert_int_equal(accel_sync_file_wait(ev, 10 * MS), 0);
-	assert_int_equal(accel_sync_file_wait(ev, INT64_MAX), 0);
+	assert_int_equal(accel_sync_file_poll(ev, 0), 0);
+	assert_int_equal(accel_sync_file_poll(ev, 10 * MS), 0);
+	assert_int_equal(accel_sync_file_poll(ev, INT64_MAX), 0);
 	/* Far enough that deadline arithmetic would overflow. */
-	assert_int_equal(accel_sync_file_wait(ev, INT64_MAX - 1), 0);
+	assert_int_equal(accel_sync_file_poll(ev, INT64_MAX - 1), 0);
 	close(ev);
 }
 
@@ -210,7 +210,7 @@ static void test_wait_eintr_timeout(void **state)
 	assert_true(ev >= 0);
 	with_signals(&p, &thread);
 	t0 = now_ns();
-	r = accel_sync_file_wait(ev, 100 * MS);
+	r = accel_sync_file_poll(ev, 100 * MS);
 	elapsed = now_ns() - t0;
 	without_signals(&p, thread);
 
@@ -238,7 +238,7 @@ static void test_wait_eintr_signalled(void **state)
 	p.signal_fd = ev;
 	p.signal_after_ns = 30 * MS;
 	with_signals(&p, &thread);
-	r = accel_sync_file_wait(ev, ACCEL_TIMEOUT_INFINITE);
+	r = accel_sync_file_poll(ev, ACCEL_TIMEOUT_INFINITE);
 	without_signals(&p, thread);
 
 	assert_int_equal(r, 0);

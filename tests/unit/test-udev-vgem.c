@@ -174,11 +174,14 @@ static void test_properties(void **state)
 	struct env *e = *state;
 	uint64_t caps = test_dev_u64(e->dev, ACCEL_DEVICE_U64_CAPS);
 	const char *s;
+	int i;
 
 	assert_int_equal(test_dev_u64(e->dev, ACCEL_DEVICE_U64_TYPE),
 			 ACCEL_DEVICE_TYPE_GPU);
+	/* vgem fences make the context's fences exportable as sync_files. */
 	assert_int_equal(caps, ACCEL_DEVICE_CAP_DMABUF_EXPORT |
-				       ACCEL_DEVICE_CAP_DMABUF_IMPORT);
+				       ACCEL_DEVICE_CAP_DMABUF_IMPORT |
+				       ACCEL_DEVICE_CAP_SYNC_FILE_EXPORT);
 	assert_int_equal(test_dev_u64(e->dev, ACCEL_DEVICE_U64_COMPUTE_UNITS),
 			 0);
 	assert_int_equal(test_dev_u64(e->dev, ACCEL_DEVICE_U64_VENDOR_ID), 0);
@@ -195,6 +198,18 @@ static void test_properties(void **state)
 	assert_int_equal(accel_device_query_string(e->dev,
 			ACCEL_DEVICE_STRING_DRIVER, &s), 0);
 	assert_string_equal(s, "vgem");
+	/* Its candidate too, though no driver is bound to its parent. */
+	for (i = 0; i < accel_context_get_candidate_count(e->ctx); i++) {
+		assert_int_equal(accel_context_get_candidate_string(e->ctx,
+			(size_t)i, ACCEL_CANDIDATE_STRING_SYSNAME, &s), 0);
+		if (strcmp(s, "card0"))
+			continue;
+		assert_int_equal(accel_context_get_candidate_string(e->ctx,
+			(size_t)i, ACCEL_CANDIDATE_STRING_DRIVER, &s), 0);
+		assert_string_equal(s, "vgem");
+		break;
+	}
+	assert_true(i < accel_context_get_candidate_count(e->ctx));
 	assert_int_equal(accel_device_query_string(e->dev,
 			ACCEL_DEVICE_STRING_BACKEND, &s), 0);
 	assert_string_equal(s, "drm");

@@ -1,178 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Discovery (libaccel/platform/udev.c) and the DRM backend's probe against
- * umockdev testbeds: fake sysfs trees that plain libudev enumeration sees
- * when libumockdev-preload is loaded. The test re-executes itself under
- * umockdev-wrapper when needed, so ctest runs it like any other.
+ * Discovery (libaccel/platform/udev.c), the DRM backend's probe,
+ * diagnostics and accel-info against the umockdev testbed
+ * (udev-testbed.c).
  *
  * The fake device nodes are plain files: no DRM ioctl works on them, so
  * the DRM backend must decline every device here and say why in the log.
  */
 #define _GNU_SOURCE /* asprintf */
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <limits.h>
-#include <signal.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "test-common.h"
-
-#include "backend.h"
-
-/* After libaccel's macros: GLib redefines MIN and MAX its own way. */
-#include <umockdev.h>
-
-/* ---- the testbed --------------------------------------------------------- */
-
-/*
- * One testbed for the whole run, made before the group's fd snapshot:
- * umockdev keeps a few sockets and eventfds of its own per testbed, which
- * the fd-leak check must not blame on libaccel.
- */
-static UMockdevTestbed *testbed;
-
-struct fixture {
-	struct test_log log;
-	struct accel_context *ctx;
-};
-
-static char *add_pci(UMockdevTestbed *tb, const char *slot, const char *vendor,
-		     const char *device, const char *numa, const char *driver)
-{
-	char *path;
-
-	path = umockdev_testbed_add_device(tb, "pci", slot, NULL,
-		/* attributes */
-		"vendor", vendor, "device", device,
-		"subsystem_vendor", "0x1028", "subsystem_device", "0x0b1a",
-		"numa_node", numa, NULL,
-		/* properties */
-		"PCI_SLOT_NAME", slot, NULL);
-	if (path && driver) {
-		char link[PATH_MAX];
-
-		snprintf(link, sizeof(link), "../../bus/pci/drivers/%s", driver);
-		umockdev_testbed_set_attribute_link(tb, path, "driver", link);
-	}
-	return path;
-}
-
-static bool add_node(UMockdevTestbed *tb, const char *subsystem,
-		     const char *name, const char *parent, const char *devname,
-		     const char *devtype, const char *major, const char *minor)
-{
-	char *path, dev[32];
-
-	if (!parent)
-		return false;
-	/* With "dev" (major:minor) umockdev also makes the node. */
-	snprintf(dev, sizeof(dev), "%s:%s", major, minor);
-	if (devname)
-		path = umockdev_testbed_add_device(tb, subsystem, name, parent,
-			"dev", dev, NULL,
-			"DEVNAME", devname, "DEVTYPE", devtype,
-			"MAJOR", major, "MINOR", minor, NULL);
-	else
-		path = umockdev_testbed_add_device(tb, subsystem, name, parent,
-			NULL, "DEVTYPE", devtype, NULL);
-	if (path && devname) {
-		/* The node itself: an empty file the preload redirects to. */
-		char *root = umockdev_testbed_get_root_dir(tb);
-		char *file = g_build_filename(root, devname, NULL);
-		char *dir = g_path_get_dirname(file);
-
-		if (g_mkdir_with_parents(dir, 0755) < 0 ||
-		    !g_file_set_contents(file, "", 0, NULL)) {
-			g_free(path);
-			path = NULL;
-		}
-		g_free(dir);
-		g_free(file);
-		g_free(root);
-	}
-	g_free(path);
-	return path != NULL;
-}
-
-/*
- * An Intel GPU (card0 + renderD128, a connector, a control node), an
- * Intel NPU behind /dev/accel/accel0, a driverless AMD card2, vgem
- * (card1 + renderD129 on a bare platform device) and a second vgem-like
- * platform device that only has a render node.
- */
-static bool build_testbed(UMockdevTestbed *tb)
-{
-	char *gpu, *npu, *amd, *vgem, *vgem1;
-	bool ok;
-
-	gpu = add_pci(tb, "0000:00:02.0", "0x8086", "0x46a6", "0", "i915");
-	npu = add_pci(tb, "0000:00:0b.0", "0x8086", "0x7d1d", "-1",
-		      "intel_vpu");
-	amd = add_pci(tb, "0000:03:00.0", "0x1002", "0x744c", "1", NULL);
-	vgem = umockdev_testbed_add_device(tb, "platform", "vgem", NULL, NULL,
-					   "MODALIAS", "platform:vgem", NULL);
-	vgem1 = umockdev_testbed_add_device(tb, "platform", "vgem.1", NULL,
-					    NULL, "MODALIAS", "platform:vgem",
-					    NULL);
-	ok = add_node(tb, "drm", "card0", gpu, "/dev/dri/card0", "drm_minor",
-		      "226", "0") &&
-	     add_node(tb, "drm", "card0-HDMI-A-1", gpu, NULL, "drm_connector",
-		      NULL, NULL) &&
-	     add_node(tb, "drm", "controlD64", gpu, "/dev/dri/controlD64",
-		      "drm_minor", "226", "64") &&
-	     add_node(tb, "drm", "renderD128", gpu, "/dev/dri/renderD128",
-		      "drm_minor", "226", "128") &&
-	     add_node(tb, "accel", "accel0", npu, "/dev/accel/accel0",
-		      "accel_minor", "261", "0") &&
-	     add_node(tb, "drm", "card2", amd, "/dev/dri/card2", "drm_minor",
-		      "226", "2") &&
-	     add_node(tb, "drm", "card1", vgem, "/dev/dri/card1", "drm_minor",
-		      "226", "1") &&
-	     add_node(tb, "drm", "renderD129", vgem, "/dev/dri/renderD129",
-		      "drm_minor", "226", "129") &&
-	     add_node(tb, "drm", "renderD130", vgem1, "/dev/dri/renderD130",
-		      "drm_minor", "226", "130");
-	g_free(gpu);
-	g_free(npu);
-	g_free(amd);
-	g_free(vgem);
-	g_free(vgem1);
-	return ok;
-}
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	if (!f)
-		return -1;
-	test_log_init(&f->log);
-	if (test_context_new(&f->log, &f->ctx) < 0) {
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	accel_context_unref(f->ctx);
-	test_log_fini(&f->log);
-	free(f);
-	return 0;
-}
+#include "udev-testbed.h"
 
 /* ---- a copy of what the callback saw ---------------------------------- */
 
@@ -477,31 +323,6 @@ static void test_probe_eacces(void **state)
 
 /* ---- diagnostics: every candidate and why it is not usable ---------- */
 
-/* The testbed's copy of a node, to change its mode, owner or existence. */
-static char *testbed_file(const char *devnode)
-{
-	char *root = umockdev_testbed_get_root_dir(testbed);
-	char *file = g_build_filename(root, devnode, NULL);
-
-	g_free(root);
-	return file;
-}
-
-/* The index of the candidate named @sysname, or -1. */
-static int candidate_find(struct accel_context *ctx, const char *sysname)
-{
-	int i, n = accel_context_get_candidate_count(ctx);
-	const char *s;
-
-	for (i = 0; i < n; i++) {
-		assert_int_equal(accel_context_get_candidate_string(ctx,
-			(size_t)i, ACCEL_CANDIDATE_STRING_SYSNAME, &s), 0);
-		if (!strcmp(s, sysname))
-			return i;
-	}
-	return -1;
-}
-
 static uint64_t cand_u64(struct accel_context *ctx, int idx,
 			 enum accel_candidate_u64 prop)
 {
@@ -741,20 +562,6 @@ static int run_accel_info(const char *arg, const char *out)
 	return WEXITSTATUS(status);
 }
 
-static bool file_contains(const char *path, const char *needle)
-{
-	gchar *text = NULL;
-	bool found;
-
-	if (!g_file_get_contents(path, &text, NULL, NULL))
-		return false;
-	found = strstr(text, needle) != NULL;
-	if (!found)
-		printf("# '%s' not in:\n%s\n", needle, text);
-	g_free(text);
-	return found;
-}
-
 /* Validate with python3-jsonschema when there is one (else just say so). */
 static void assert_schema_valid(const char *json)
 {
@@ -841,265 +648,6 @@ static void test_accel_info(void **state)
 
 
 /* Wait up to 5 s for @needle in @path (written by a running child). */
-static bool file_waits_for(const char *path, const char *needle)
-{
-	int i;
-
-	for (i = 0; i < 50; i++) {
-		gchar *text = NULL;
-		bool found = false;
-
-		if (g_file_get_contents(path, &text, NULL, NULL))
-			found = strstr(text, needle) != NULL;
-		g_free(text);
-		if (found)
-			return true;
-		usleep(100 * 1000);
-	}
-	return file_contains(path, needle); /* says what was there */
-}
-
-static void test_accel_info_watch(void **state)
-{
-	const char *tool = getenv("ACCEL_INFO");
-	char dir[] = "/tmp/accel-info-XXXXXX", *out, *pci, *node;
-	int status, fd;
-	pid_t pid;
-
-	(void)state;
-	if (!tool || access(tool, X_OK) < 0) {
-		printf("# ACCEL_INFO not set: accel-info --watch not checked\n");
-		return;
-	}
-	assert_non_null(mkdtemp(dir));
-	out = g_build_filename(dir, "out", NULL);
-	fflush(stdout);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
-			_exit(127);
-		/*
-		 * Should an assertion end the test first: the watcher dies
-		 * with it and holds no pipe of ctest's open.
-		 */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
-			_exit(127);
-		execl(tool, tool, "--watch", "--json", (char *)NULL);
-		_exit(127);
-	}
-	/* The monitor exists before the listing is printed. */
-	assert_true(file_waits_for(out, "\"candidates\": ["));
-	assert_true(file_waits_for(out, "]\n}\n"));
-
-	pci = add_pci(testbed, "0000:08:00.0", "0x8086", "0x643e", "0",
-		      "intel_vpu");
-	assert_non_null(pci);
-	node = umockdev_testbed_add_device(testbed, "accel", "accel4", pci,
-		"dev", "261:4", NULL,
-		"DEVNAME", "/dev/accel/accel4", "DEVTYPE", "accel_minor",
-		"MAJOR", "261", "MINOR", "4", NULL);
-	assert_non_null(node);
-	assert_true(file_waits_for(out,
-		"{\"event\": \"add\", \"subsystem\": \"accel\", "
-		"\"sysname\": \"accel4\", \"devnode\": \"/dev/accel/accel4\"}\n"));
-	umockdev_testbed_uevent(testbed, node, "remove");
-	assert_true(file_waits_for(out,
-		"{\"event\": \"remove\", \"subsystem\": \"accel\", "
-		"\"sysname\": \"accel4\""));
-
-	/* Still watching: it runs until killed. */
-	assert_int_equal(waitpid(pid, &status, WNOHANG), 0);
-	assert_int_equal(kill(pid, SIGTERM), 0);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
-
-	umockdev_testbed_remove_device(testbed, node);
-	umockdev_testbed_remove_device(testbed, pci);
-	g_free(node);
-	g_free(pci);
-	unlink(out);
-	g_free(out);
-	rmdir(dir);
-}
-
-/* ---- hot-plug: umockdev uevents through the monitor ------------------ */
-
-struct hotplug_seen {
-	unsigned n;
-	int events[8];
-	char sysnames[8][32], devnodes[8][64], subsystems[8][16];
-	struct accel_context *ctx;
-};
-
-static void hotplug_cb(struct accel_context *ctx,
-		       enum accel_hotplug_event event, const char *subsystem,
-		       const char *sysname, const char *devnode,
-		       void *user_data)
-{
-	struct hotplug_seen *h = user_data;
-
-	assert_ptr_equal(ctx, h->ctx);
-	if (h->n >= TEST_ARRAY_SIZE(h->events))
-		return;
-	h->events[h->n] = (int)event;
-	snprintf(h->sysnames[h->n], sizeof(h->sysnames[0]), "%s", sysname);
-	snprintf(h->devnodes[h->n], sizeof(h->devnodes[0]), "%s", devnode);
-	snprintf(h->subsystems[h->n], sizeof(h->subsystems[0]), "%s",
-		 subsystem);
-	h->n++;
-	/* Handlers may query the context (no lock is held). */
-	assert_true(accel_context_get_candidate_count(ctx) >= 0);
-}
-
-/* Poll and dispatch until @want events arrived or 5 s passed. */
-static void wait_events(struct accel_context *ctx, int fd,
-			struct hotplug_seen *h, unsigned want)
-{
-	int i;
-
-	for (i = 0; i < 50 && h->n < want; i++) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-
-		if (poll(&p, 1, 100) > 0)
-			assert_true(accel_context_dispatch(ctx) >= 0);
-	}
-	assert_int_equal(h->n, want);
-}
-
-static void test_hotplug(void **state)
-{
-	struct fixture *f = *state;
-	struct hotplug_seen h = { .ctx = f->ctx };
-	char *pci, *node;
-	int fd, fd2;
-
-	assert_int_equal(accel_context_dispatch(NULL), -EINVAL);
-	assert_int_equal(accel_context_get_monitor_fd(NULL), -EINVAL);
-	assert_int_equal(accel_context_set_hotplug_fn(NULL, hotplug_cb, &h),
-			 -EINVAL);
-	/* No monitor yet: nothing to dispatch. */
-	assert_int_equal(accel_context_dispatch(f->ctx), -ENODEV);
-	assert_int_equal(accel_context_set_hotplug_fn(f->ctx, hotplug_cb, &h),
-			 0);
-	fd = accel_context_get_monitor_fd(f->ctx);
-	assert_true(fd >= 0);
-	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
-	/* Every call: a new fd of the caller's onto the same monitor. */
-	fd2 = accel_context_get_monitor_fd(f->ctx);
-	assert_true(fd2 >= 0 && fd2 != fd);
-	close(fd2);
-	assert_int_equal(accel_context_dispatch(f->ctx), 0);
-
-	/* An NPU appears: its PCI parent's event is not ours. */
-	pci = add_pci(testbed, "0000:07:00.0", "0x8086", "0x643e", "0",
-		      "intel_vpu");
-	assert_non_null(pci);
-	node = umockdev_testbed_add_device(testbed, "accel", "accel3", pci,
-		"dev", "261:3", NULL,
-		"DEVNAME", "/dev/accel/accel3", "DEVTYPE", "accel_minor",
-		"MAJOR", "261", "MINOR", "3", NULL);
-	assert_non_null(node);
-	wait_events(f->ctx, fd, &h, 1);
-	assert_int_equal(h.events[0], ACCEL_HOTPLUG_ADD);
-	assert_string_equal(h.sysnames[0], "accel3");
-	assert_string_equal(h.subsystems[0], "accel");
-	assert_string_equal(h.devnodes[0], "/dev/accel/accel3");
-
-	/* The node going away. */
-	umockdev_testbed_uevent(testbed, node, "remove");
-	wait_events(f->ctx, fd, &h, 2);
-	assert_int_equal(h.events[1], ACCEL_HOTPLUG_REMOVE);
-	assert_string_equal(h.sysnames[1], "accel3");
-
-	/* Without a handler events are drained and still counted. */
-	assert_int_equal(accel_context_set_hotplug_fn(f->ctx, NULL, NULL), 0);
-	umockdev_testbed_uevent(testbed, node, "add");
-	{
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int i, got = 0;
-
-		for (i = 0; i < 50 && !got; i++)
-			if (poll(&p, 1, 100) > 0)
-				got = accel_context_dispatch(f->ctx);
-		assert_int_equal(got, 1);
-	}
-	assert_int_equal(h.n, 2);
-
-	umockdev_testbed_remove_device(testbed, node);
-	umockdev_testbed_remove_device(testbed, pci);
-	g_free(node);
-	g_free(pci);
-	close(fd);
-}
-
-/* ---- re-running under umockdev-wrapper -------------------------------- */
-
-#define REEXEC_ENV "ACCEL_TEST_UDEV_REEXEC"
-
-static void append_env(const char *name, const char *value)
-{
-	const char *old = getenv(name);
-	char *s;
-
-	if (old && *old) {
-		if (asprintf(&s, "%s:%s", old, value) < 0)
-			return;
-		setenv(name, s, 1);
-		free(s);
-	} else {
-		setenv(name, value, 1);
-	}
-}
-
-/*
- * umockdev_in_mock_environment() answers only once a testbed exists (it
- * looks whether /sys is redirected) and caches that first answer: ask the
- * dynamic linker whether the preload library is there instead.
- */
-static bool preloaded(void)
-{
-	void *h = dlopen("libumockdev-preload.so.0", RTLD_NOW | RTLD_NOLOAD);
-
-	if (!h)
-		return false;
-	dlclose(h);
-	return true;
-}
-
-/* Returns only on failure (the caller skips). */
-static void reexec_under_umockdev(int argc, char **argv)
-{
-	char exe[PATH_MAX];
-	char **args;
-	ssize_t len;
-	int i;
-
-	if (getenv(REEXEC_ENV)) {
-		printf("# umockdev-wrapper did not preload libumockdev\n");
-		return;
-	}
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len <= 0)
-		return;
-	exe[len] = '\0';
-	args = calloc((size_t)argc + 2, sizeof(*args));
-	if (!args)
-		return;
-	args[0] = (char *)"umockdev-wrapper";
-	args[1] = exe;
-	for (i = 1; i < argc; i++)
-		args[i + 1] = argv[i];
-	setenv(REEXEC_ENV, "1", 1);
-	/* The preload comes before the sanitizer runtime: let ASan accept it. */
-	append_env("ASAN_OPTIONS", "verify_asan_link_order=0");
-	execvp(args[0], args);
-	printf("# cannot run umockdev-wrapper: %s\n", strerror(errno));
-	free(args);
-}
 
 int main(int argc, char **argv)
 {
@@ -1124,29 +672,13 @@ int main(int argc, char **argv)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_accel_info, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_hotplug, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_accel_info_watch, setup,
-						teardown),
 		/* Last: they empty the testbed. */
 		cmocka_unit_test_setup_teardown(test_enumerate_nothing, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_enumerate_no_sysfs, setup,
 						teardown),
 	};
-	int r;
 
-	if (!preloaded()) {
-		reexec_under_umockdev(argc, argv);
-		printf("# SKIP: needs umockdev (Debian package umockdev)\n");
-		return TEST_EXIT_SKIP;
-	}
-	testbed = umockdev_testbed_new();
-	if (!testbed || !build_testbed(testbed)) {
-		printf("# umockdev testbed setup failed\n");
-		return 1;
-	}
-	r = TEST_RUN_GROUP("udev", tests);
-	g_object_unref(testbed);
-	return r;
+	return udev_testbed_main(argc, argv, "udev", tests,
+				 TEST_ARRAY_SIZE(tests));
 }

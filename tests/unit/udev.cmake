@@ -13,11 +13,17 @@ pkg_check_modules(UMOCKDEV IMPORTED_TARGET umockdev-1.0)
 if(UMOCKDEV_FOUND)
 	accel_add_test(NAME unit-udev
 		SOURCES ${CMAKE_CURRENT_LIST_DIR}/test-udev.c
+			${CMAKE_CURRENT_LIST_DIR}/udev-testbed.c
+		LABELS unit INTERNAL LIBS PkgConfig::UMOCKDEV)
+	accel_add_test(NAME unit-udev-hotplug
+		SOURCES ${CMAKE_CURRENT_LIST_DIR}/test-udev-hotplug.c
+			${CMAKE_CURRENT_LIST_DIR}/udev-testbed.c
 		LABELS unit INTERNAL LIBS PkgConfig::UMOCKDEV)
 	# accel-info runs against the same testbed; tools/ comes after
 	# tests/, so the target is named by a generator expression.
 	if(EXISTS ${PROJECT_SOURCE_DIR}/tools/accel-info.c)
-		set_property(TEST unit-udev APPEND PROPERTY ENVIRONMENT
+		set_property(TEST unit-udev unit-udev-hotplug APPEND PROPERTY
+			ENVIRONMENT
 			"ACCEL_INFO=$<TARGET_FILE:accel-info>"
 			"ACCEL_INFO_SCHEMA=${PROJECT_SOURCE_DIR}/docs/accel-info.schema.json")
 	endif()

@@ -250,6 +250,8 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 	p[ACCEL_DEVICE_U64_TIMER_RESOLUTION_NS] = 1;
 	/* The pool spans every CPU of the mask, whatever its node. */
 	p[ACCEL_DEVICE_U64_NUMA_NODE] = UINT64_MAX;
+	/* records, not text: about 40k printf calls of a few arguments */
+	p[ACCEL_DEVICE_U64_PRINTF_BUFFER_SIZE] = 1u << 20;
 }
 
 /* "a;b;c" from the built-in kernel table, the single source of names. */

@@ -10,6 +10,7 @@
 
 #include "backend.h"
 #include "cpu-private.h"
+#include "kernel-printf.h"
 
 /* Local memory blocks are aligned like this (see accel-wg.h). */
 #define LOCAL_ALIGN 128u
@@ -37,6 +38,7 @@ struct cpu_exec_job {
 	struct cpu_job sync_job;
 	struct cpu_pool *pool;
 	struct accel_cmd *cmd;
+	struct accelc_printf_buffer *printf_buf; /* kernels that print */
 	atomic_bool started;
 	uint32_t n_syncs;
 	struct cpu_sync syncs[];  /* one per distinct dma-buf */
@@ -103,8 +105,8 @@ static int launch_prepare(const struct accel_launch *l, struct cpu_scratch *s)
 }
 
 /* Run work-groups [b, e) (linear ids, x fastest). */
-static void launch_run(const struct accel_launch *l, struct cpu_scratch *s,
-		       uint64_t b, uint64_t e)
+static void launch_run(const struct accel_launch *l, void *printf_buf,
+		       struct cpu_scratch *s, uint64_t b, uint64_t e)
 {
 	struct accel_wg_ctx wg;
 	uint64_t g[3], idx;
@@ -123,6 +125,7 @@ static void launch_run(const struct accel_launch *l, struct cpu_scratch *s,
 	wg.static_local_size = l->static_local_size;
 	wg.barrier = NULL;
 	wg.runtime = s;
+	wg.printf_buffer = printf_buf;
 
 	g[0] = b % l->num_groups[0];
 	g[1] = b / l->num_groups[0] % l->num_groups[1];
@@ -214,10 +217,11 @@ static int exec_begin(struct cpu_job *job, struct cpu_scratch *s)
 static void exec_run(struct cpu_job *job, struct cpu_scratch *s, uint64_t b,
 		     uint64_t e)
 {
-	struct accel_cmd *cmd = to_exec_job(job)->cmd;
+	struct cpu_exec_job *ej = to_exec_job(job);
+	struct accel_cmd *cmd = ej->cmd;
 
 	if (cmd->type == ACCEL_CMD_LAUNCH)
-		launch_run(&cmd->u.launch, s, b, e);
+		launch_run(&cmd->u.launch, ej->printf_buf, s, b, e);
 	else
 		xfer_run(cmd, b, e);
 }
@@ -249,6 +253,8 @@ static void exec_done(struct cpu_job *job, int status)
 	r = syncs_end(ej, ej->n_syncs);
 	if (status == 0)
 		status = r;
+	/* printf output, before the fence tells anyone the launch is done */
+	accel_printf_buffer_flush(cmd, ej->printf_buf, status == 0);
 	free(ej);
 	/* Frees @cmd and may drop the last context reference. */
 	accel_cmd_complete(cmd, status);
@@ -294,6 +300,7 @@ static void sync_done(struct cpu_job *job, int status)
 	struct accel_cmd *cmd = ej->cmd;
 
 	if (status < 0) {
+		accel_printf_buffer_flush(cmd, ej->printf_buf, false);
 		free(ej);
 		accel_cmd_complete(cmd, status);
 		return;
@@ -421,6 +428,7 @@ static bool writes_readonly(const struct accel_cmd *cmd)
 
 int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 {
+	struct accelc_printf_buffer *pbuf = NULL;
 	struct cpu_exec_job *ej;
 	struct cpu_pool *pool;
 	uint64_t n_items, chunk = 1;
@@ -465,9 +473,17 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 				       CLAIMS_PER_THREAD),
 			    1);
 
+	if (cmd->type == ACCEL_CMD_LAUNCH) {
+		r = accel_printf_buffer_new(&cmd->u.launch, &pbuf);
+		if (r < 0)
+			return r;
+	}
 	ej = malloc(sizeof(*ej) + max_syncs(cmd) * sizeof(ej->syncs[0]));
-	if (!ej)
+	if (!ej) {
+		accel_printf_buffer_flush(cmd, pbuf, false);
 		return -ENOMEM;
+	}
+	ej->printf_buf = pbuf;
 	ej->job.ops = &exec_ops;
 	ej->job.n_items = n_items;
 	ej->job.chunk = chunk;

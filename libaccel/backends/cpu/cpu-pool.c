@@ -51,7 +51,7 @@ struct cpu_pool {
 };
 
 /* Which pool worker this thread is, so destroy can spot a self-join. */
-static _Thread_local struct cpu_worker *current_worker;
+static ACCEL_TLS struct cpu_worker *current_worker;
 
 static inline void cpu_relax(void)
 {

@@ -25,6 +25,8 @@
 
 /* Buffers are pages of system RAM (shmem), not device memory. */
 #define DRIVER_SYSTEM_MEMORY (1u << 0)
+/* VGEM_FENCE_ATTACH/SIGNAL: fences of libaccel work export through it. */
+#define DRIVER_VGEM_FENCES (1u << 1)
 
 struct drm_driver_desc {
 	const char *name; /* as DRM_IOCTL_VERSION and sysfs name it */
@@ -38,7 +40,7 @@ struct drm_driver_desc {
  */
 static const struct drm_driver_desc known_drivers[] = {
 	/* Virtual GEM: shmem buffers, no engine; the tests' GPU peer. */
-	{ "vgem", DRIVER_SYSTEM_MEMORY },
+	{ "vgem", DRIVER_SYSTEM_MEMORY | DRIVER_VGEM_FENCES },
 };
 
 static const char *pci_vendor_name(uint32_t id)
@@ -267,9 +269,20 @@ static int create_device(struct accel_context *ctx,
 	pthread_mutex_init(&drm->handles_lock, NULL);
 	pthread_mutex_init(&drm->worker_lock, NULL);
 	atomic_init(&drm->worker, NULL);
+	pthread_mutex_init(&drm->fence_lock, NULL);
 	dev->backend_data = drm;
 
 	set_props(dev, info, desc, prime_caps);
+	/* Export fences only if a test round of attach + signal works. */
+	if (desc->flags & DRIVER_VGEM_FENCES) {
+		r = drm_fence_init(ctx, drm);
+		if (r == 0)
+			dev->u64[ACCEL_DEVICE_U64_CAPS] |=
+				ACCEL_DEVICE_CAP_SYNC_FILE_EXPORT;
+		else
+			log_info(ctx, "%s: vgem fences do not work (%s): no fence export\n",
+				 info->devnode, strerror(-r));
+	}
 	r = set_strings(dev, info, ver);
 	if (r == 0)
 		r = accel_context_add_device(ctx, dev);
@@ -360,6 +373,7 @@ static void drm_device_fini(struct accel_device *dev)
 	/* May run on the worker itself; it copes. */
 	drm_worker_destroy(atomic_load_explicit(&drm->worker,
 						memory_order_acquire));
+	drm_fence_fini(drm);
 	/* Every buffer held a device reference: no handle is left. */
 	free(drm->handles);
 	pthread_mutex_destroy(&drm->handles_lock);
@@ -434,4 +448,5 @@ const struct accel_backend_ops accel_drm_backend = {
 	.buffer_export_dmabuf = drm_buffer_export_dmabuf,
 	.buffer_import_dmabuf = drm_buffer_import_dmabuf,
 	.execute = drm_execute,
+	.fence_export_sync_file = drm_fence_export_sync_file,
 };

@@ -47,6 +47,11 @@ struct drm_device {
 	/* Transfers run here; started on first use. */
 	pthread_mutex_t worker_lock;
 	_Atomic(struct drm_worker *) worker;
+
+	/* Fence export (drm-fence.c): idle private buffers for vgem fences. */
+	pthread_mutex_t fence_lock;   /* guards the pool */
+	struct drm_fence_bo *fence_pool;
+	unsigned fence_pool_len;
 };
 
 /*
@@ -74,6 +79,23 @@ void drm_buffer_free(struct accel_buffer *buf);
 int drm_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
 			     uint64_t size, int *ret_fd);
 int drm_buffer_import_dmabuf(struct accel_buffer *buf);
+
+/* ---- fence export (drm-fence.c) ---- */
+
+struct accel_context;
+struct accel_fence;
+struct drm_fence_bo;
+
+/*
+ * Try fence export once (attach and signal a vgem fence); 0 if it works.
+ * fence_lock is set up by the device; drm_fence_fini() frees the pool
+ * and the lock.
+ */
+int drm_fence_init(struct accel_context *ctx, struct drm_device *drm);
+void drm_fence_fini(struct drm_device *drm);
+/* The backend op fence_export_sync_file. */
+int drm_fence_export_sync_file(struct accel_device *dev,
+			       struct accel_fence *fence, int *ret_fd);
 
 /* ---- execution (drm-queue.c) ---- */
 

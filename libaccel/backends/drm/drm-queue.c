@@ -31,7 +31,7 @@ struct drm_worker {
 };
 
 /* Which worker this thread is, so destroy can spot a self-join. */
-static _Thread_local struct drm_worker *current_worker;
+static ACCEL_TLS struct drm_worker *current_worker;
 
 /* One buffer a transfer touches. */
 struct access {

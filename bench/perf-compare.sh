@@ -1,0 +1,132 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# libaccel against PoCL on the same OpenCL host programs, in one run:
+#
+#   bench/perf-compare.sh [REPS]      (default 5)
+#
+# Each repetition runs bench/ocl-host once per platform in a fresh process
+# (only that platform's .icd visible; the order alternates between
+# repetitions) and bench/compiler-kernels once (both platforms in one
+# process, libaccel-PoCL-PoCL-libaccel). Every result is checked against a
+# host reference by the programs themselves; a wrong one stops the run.
+# The table gives medians over the repetitions, the ratio libaccel/PoCL of
+# the medians, the target of the performance issue and in how many
+# repetitions the target held (each repetition's own ratio).
+#
+# BUILD_DIR  build directory (default: build-bench, configured Release)
+set -eu
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$src/build-bench}
+reps=${1:-5}
+
+if [ ! -f /etc/OpenCL/vendors/pocl.icd ]; then
+	echo "perf-compare: PoCL is not installed (apt-get install pocl-opencl-icd)" >&2
+	exit 77
+fi
+if [ ! -f "$build/CMakeCache.txt" ]; then
+	cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+		-DACCEL_BUILD_TESTS=OFF -DACCEL_BUILD_BENCH=ON
+fi
+cmake --build "$build" -j"$(nproc)" --target ocl-host compiler-kernels
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+b=$build/bench
+
+echo "perf-compare: $reps repetitions; $(nproc) CPUs; load $(cut -d' ' -f1-3 /proc/loadavg)"
+i=1
+while [ "$i" -le "$reps" ]; do
+	if [ $((i % 2)) -eq 1 ]; then order="libaccel pocl"; else order="pocl libaccel"; fi
+	for p in $order; do
+		OCL_ICD_VENDORS=$b/vendors-$p "$b/ocl-host" >"$out/host-$p-$i" ||
+			{ cat "$out/host-$p-$i"; exit 1; }
+	done
+	OCL_ICD_VENDORS=$b/vendors "$b/compiler-kernels" -r 3 -m 1024 \
+		>"$out/kernels-$i" || { cat "$out/kernels-$i"; exit 1; }
+	echo "  repetition $i done, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	i=$((i + 1))
+done
+
+python3 - "$out" "$reps" <<'EOF'
+import statistics, sys
+out, reps = sys.argv[1], int(sys.argv[2])
+
+def host(p, i):
+    r = {}
+    for line in open(f"{out}/host-{p}-{i}"):
+        f = line.split()
+        if f and f[0] == "result":
+            r[f[1]] = float(f[2])
+    return r
+
+def kernels(i):
+    r = {}
+    for line in open(f"{out}/kernels-{i}"):
+        f = line.split()
+        if f and f[0] == "result":
+            r[f[1]] = (float(f[2]), float(f[3]))
+    return r
+
+runs = []
+for i in range(1, reps + 1):
+    a, p, k = host("libaccel", i), host("pocl", i), kernels(i)
+    row = {n: (a[n], p[n]) for n in a if n in p}
+    row.update(k)
+    runs.append(row)
+
+# name, label, unit, lower is better, check(ours, pocl, row) -> bool, target
+targets = [
+    ("empty-latency", "empty kernel enqueue+finish", "us", True,
+     lambda o, q, r: o <= 0.4 * q, "<= 0.4x"),
+    ("empty-back-to-back", "back-to-back empty launches", "us", True,
+     lambda o, q, r: o <= 0.5 * q, "<= 0.5x"),
+    ("vadd", "vector add 16M floats", "GB/s", False,
+     lambda o, q, r: o >= q and o >= 0.8 * r["triad"][0],
+     ">= 1x, >= 0.8x triad"),
+    ("triad", "STREAM triad (host, for scale)", "GB/s", False, None, ""),
+    ("sgemm_naive", "SGEMM naive N=1024", "ms", True,
+     lambda o, q, r: o <= 0.5 * q, "2x faster"),
+    ("sgemm_tiled", "SGEMM tiled 16x16 N=1024", "ms", True,
+     lambda o, q, r: o <= 0.5 * q, "2x faster"),
+    ("reduce", "work-group reduction", "ms", True,
+     lambda o, q, r: o <= 0.5 * q, "2x faster"),
+    ("sins", "sin()-heavy element-wise", "ms", True,
+     lambda o, q, r: o <= 0.1 * q, "10x faster"),
+    ("saxpy", "saxpy 16M floats", "ms", True, None, ""),
+    ("build-cold", "clBuildProgram, new source", "ms", True,
+     lambda o, q, r: o <= q, "<= 1.0x"),
+    ("build-warm", "clBuildProgram, cache hit", "ms", True,
+     lambda o, q, r: o <= 2.0, "<= 2 ms"),
+    ("first-platform-ids", "first clGetPlatformIDs", "ms", True,
+     lambda o, q, r: o <= 0.25 * q, "<= 0.25x"),
+    ("map-64m", "map+unmap 64 MiB", "us", True,
+     lambda o, q, r: o * 10 <= r["memcpy-64m"][0], "zero-copy"),
+]
+
+print()
+print(f"{'benchmark':32} {'unit':5} {'libaccel':>10} {'pocl':>10} "
+      f"{'ratio':>7}  {'target':22} held")
+failed = 0
+for name, label, unit, lower, check, target in targets:
+    if any(name not in r for r in runs):
+        print(f"{label:32} (missing)")
+        continue
+    o = statistics.median(r[name][0] for r in runs)
+    q = statistics.median(r[name][1] for r in runs)
+    held = ""
+    if check:
+        n = sum(1 for r in runs if check(r[name][0], r[name][1], r))
+        held = f"{n}/{len(runs)}"
+        if n * 5 < 3 * len(runs):
+            held += "  MISSED"
+            failed += 1
+    print(f"{label:32} {unit:5} {o:10.3f} {q:10.3f} {o / q:7.2f}  "
+          f"{target:22} {held}")
+print()
+print("ratio: libaccel / PoCL of the medians (times: below 1 is faster; "
+      "GB/s: above 1 is faster)")
+print(f"targets missed (held in fewer than 3 of 5): {failed}")
+EOF
+echo "perf-compare: load at the end $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/* The program cache key: everything a build's output depends on. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <libaccel/accel-wg.h>
+
+#include "binary.h"
+#include "cache.h"
+
+#define KEY_VERSION "accelc cache key 1"
+
+/* Which file, in which version: device, inode, size, modification time. */
+static void hash_file_id(struct accelc_sha256 *h, const char *path)
+{
+	struct stat st;
+	uint64_t id[5] = { 0 };
+
+	if (path && stat(path, &st) == 0) {
+		id[0] = (uint64_t)st.st_dev;
+		id[1] = (uint64_t)st.st_ino;
+		id[2] = (uint64_t)st.st_size;
+		id[3] = (uint64_t)st.st_mtim.tv_sec;
+		id[4] = (uint64_t)st.st_mtim.tv_nsec;
+	}
+	accelc_sha256_str(h, path);
+	accelc_sha256_update(h, id, sizeof(id));
+}
+
+/* The file a symbol comes from (this compiler, libLLVM). */
+static void hash_object_of(struct accelc_sha256 *h, const void *sym)
+{
+	Dl_info info;
+
+	/* the main program reports its argv[0]: use the kernel's name */
+	if (!dladdr(sym, &info) || !info.dli_fname ||
+	    !strchr(info.dli_fname, '/'))
+		hash_file_id(h, "/proc/self/exe");
+	else
+		hash_file_id(h, info.dli_fname);
+}
+
+/* clang -E with the predefined macros (-dD): the source with its
+ * #includes, clang's version and the language options. */
+static int preprocess(const char *clang, const struct accelc_build_opts *bo,
+		      const char *src, const char *out, uint32_t timeout_ms)
+{
+	static const char *const fixed[] = {
+		"-E", "-P", "-dD", "-x", "cl", "-target",
+		"x86_64-unknown-linux-gnu",
+	};
+	struct strbuf log = { 0 };
+	struct argv a = { 0 };
+	char std[32];
+	int r;
+
+	snprintf(std, sizeof(std), "-cl-std=CL%u.%u", bo->cl_std / 100,
+		 bo->cl_std / 10 % 10);
+	argv_add(&a, clang);
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		argv_add(&a, fixed[i]);
+	argv_add(&a, std);
+	/* -D, -I, -cl-std and the others, as the frontend gets them */
+	for (size_t i = 0; i < bo->clang_args.n; i++)
+		argv_add(&a, bo->clang_args.v[i]);
+	argv_add(&a, "-o");
+	argv_add(&a, out);
+	argv_add(&a, src);
+	r = a.oom ? -ENOMEM : accelc_spawn(a.v, &log, timeout_ms);
+	argv_free(&a);
+	strbuf_free(&log);
+	return r > 0 ? -ENOEXEC : r;
+}
+
+/* Hash @p path's text with the private directory's name masked out
+ * (__FILE__ names it, and it differs on every build). */
+static int hash_text(struct accelc_sha256 *h, const char *path,
+		     const char *dir)
+{
+	size_t dl = strlen(dir), len;
+	char *buf, *p;
+	int r;
+
+	r = accelc_read_file(path, (void **)&buf, &len);
+	if (r)
+		return r;
+	for (p = buf; dl;) {
+		char *hit = memmem(p, len - (size_t)(p - buf), dir, dl);
+
+		if (!hit)
+			break;
+		accelc_sha256_update(h, p, (size_t)(hit - p));
+		accelc_sha256_str(h, "<dir>");
+		p = hit + dl;
+	}
+	accelc_sha256_update(h, p, len - (size_t)(p - buf));
+	free(buf);
+	return 0;
+}
+
+/*
+ * Whether the text alone decides what clang -E makes of it (with the
+ * options and clang's identity, which the key holds anyway): no #include
+ * or #import reaching other files, no macro that changes with the time.
+ * Such sources, the common case of OpenCL programs built from strings,
+ * skip the preprocessor run that otherwise dominates a cache hit.
+ */
+static bool self_contained(const char *text, size_t len)
+{
+	static const char *const words[] = {
+		"include", "import", "__DATE__", "__TIME__", "__TIMESTAMP__",
+		"__COUNTER__",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (memmem(text, len, words[i], strlen(words[i])))
+			return false;
+	return true;
+}
+
+/* Everything but the source itself. */
+static void hash_build(struct accelc_sha256 *h, const char *kind,
+		       const struct accelc_options *o, const char *clang,
+		       const char *cpu, const char *features)
+{
+	uint32_t v[6] = { ACCELC_BINARY_FORMAT, ACCEL_WG_ABI_VERSION };
+	unsigned maj, min, pat;
+
+	LLVMGetVersion(&maj, &min, &pat);
+	v[2] = maj;
+	v[3] = min;
+	v[4] = pat;
+	accelc_sha256_init(h);
+	accelc_sha256_str(h, KEY_VERSION);
+	accelc_sha256_str(h, kind);
+	accelc_sha256_update(h, v, sizeof(v));
+	accelc_sha256_str(h, o->build_options);
+	accelc_sha256_str(h, cpu);
+	accelc_sha256_str(h, features);
+	hash_file_id(h, clang);
+	hash_object_of(h, (const void *)accelc_cache_key);
+	hash_object_of(h, (const void *)LLVMContextCreate);
+	accelc_sha256_update(h, accelc_builtins_bc,
+			     (size_t)(accelc_builtins_bc_end -
+				      accelc_builtins_bc));
+	accelc_sha256_update(h, accelc_fiber_bc,
+			     (size_t)(accelc_fiber_bc_end - accelc_fiber_bc));
+}
+
+int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
+		     const struct accelc_options *o, const char *cpu,
+		     const char *features, const char *src, const char *dir,
+		     uint8_t key[ACCELC_SHA256_SIZE])
+{
+	struct accelc_sha256 h;
+	char *out, *text;
+	size_t len;
+	int r;
+
+	r = accelc_read_file(src, (void **)&text, &len);
+	if (r)
+		return r;
+	if (self_contained(text, len)) {
+		hash_build(&h, "source", o, clang, cpu, features);
+		accelc_sha256_update(&h, text, len);
+		free(text);
+		return accelc_sha256_final(&h, key);
+	}
+	free(text);
+
+	if (asprintf(&out, "%s/source.i", dir) < 0)
+		return -ENOMEM;
+	r = preprocess(clang, bo, src, out, o->timeout_ms);
+	if (r) {
+		unlink(out);
+		free(out);
+		return r;
+	}
+	hash_build(&h, "preprocessed", o, clang, cpu, features);
+	r = hash_text(&h, out, dir);
+	unlink(out);
+	free(out);
+	if (r) {
+		accelc_sha256_final(&h, key);
+		return r;
+	}
+	return accelc_sha256_final(&h, key);
+}

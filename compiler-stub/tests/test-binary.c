@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The program binary container without a compiler: hand-made kernel tables
+ * written, parsed back field by field, and every way of being malformed
+ * (each with the checksum made right, so the structure checks are what
+ * refuse it).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "binary.h"
+#include "sha256.h"
+
+/* a fake ELF object: the parser only looks at the magic */
+static const char code[] = "\177ELF and then some code bytes";
+
+static struct accelc_arg_info args[] = {
+	{ ACCELC_ARG_BUFFER, ACCELC_ADDR_GLOBAL, ACCELC_ACCESS_NONE,
+	  ACCELC_TYPE_CONST | ACCELC_TYPE_RESTRICT, 8, 8, "float*", "x" },
+	{ ACCELC_ARG_LOCAL, ACCELC_ADDR_LOCAL, ACCELC_ACCESS_NONE, 0, 8, 8,
+	  "int*", "t" },
+	{ ACCELC_ARG_VALUE, ACCELC_ADDR_PRIVATE, ACCELC_ACCESS_NONE, 0, 16, 16,
+	  "float3", "v" },
+};
+
+static struct accelc_kernel_info kernels[] = {
+	{ "first", "first__wg", ACCELC_KERNEL_HAS_BARRIERS, 3, args,
+	  { 8, 2, 1 }, { 0, 0, 0 }, "float4", 4096 },
+	{ "second", "second__wg", 0, 0, NULL, { 0 }, { 4, 4, 1 }, NULL, 0 },
+};
+
+/* Write @p k (n of them) with the given code; caller frees. */
+static uint8_t *make(struct accelc_kernel_info *k, uint32_t n,
+		     const char *features, size_t *size)
+{
+	const struct accelc_kernel_info *kp[4];
+	struct accelc_binary_in in = {
+		.cpu = "znver3", .features = features,
+		.options = "-cl-std=CL2.0 -DX=1", .kernels = kp,
+		.n_kernels = n, .code = code, .code_size = sizeof(code),
+	};
+	void *out = NULL;
+
+	for (uint32_t i = 0; i < n; i++)
+		kp[i] = &k[i];
+	assert_int_equal(accelc_binary_write(&in, &out, size), 0);
+	return out;
+}
+
+static void resum(uint8_t *b, size_t size)
+{
+	assert_int_equal(accelc_sha256(b + ACCELC_BINARY_BODY_OFFSET,
+				       size - ACCELC_BINARY_BODY_OFFSET,
+				       b + ACCELC_BINARY_SUM_OFFSET),
+			 0);
+}
+
+static int parse(const uint8_t *b, size_t size)
+{
+	struct accelc_binary out;
+	char err[160] = "unchanged";
+	int r = accelc_binary_parse(b, size, &out, err, sizeof(err));
+
+	if (r == 0)
+		accelc_binary_clear(&out);
+	else
+		assert_true(err[0] && strcmp(err, "unchanged"));
+	return r;
+}
+
+static void test_round_trip(void **state)
+{
+	struct accelc_binary b;
+	size_t size;
+	uint8_t *bin = make(kernels, 2, "+sse2,-avx", &size);
+	char err[160];
+
+	(void)state;
+	assert_int_equal(accelc_binary_parse(bin, size, &b, err, sizeof(err)),
+			 0);
+	assert_string_equal(b.cpu, "znver3");
+	assert_string_equal(b.features, "+sse2,-avx");
+	assert_string_equal(b.options, "-cl-std=CL2.0 -DX=1");
+	assert_int_equal(b.n_kernels, 2);
+	assert_int_equal(b.code_size, sizeof(code));
+	assert_memory_equal(b.code, code, sizeof(code));
+	assert_string_equal(b.kernels[0].name, "first");
+	assert_string_equal(b.kernels[0].wg_symbol, "first__wg");
+	assert_int_equal(b.kernels[0].flags, ACCELC_KERNEL_HAS_BARRIERS);
+	assert_int_equal(b.kernels[0].reqd_work_group_size[0], 8);
+	assert_int_equal(b.kernels[0].reqd_work_group_size[1], 2);
+	assert_string_equal(b.kernels[0].vec_type_hint, "float4");
+	assert_int_equal(b.kernels[0].static_local_size, 4096);
+	assert_int_equal(b.kernels[0].n_args, 3);
+	for (int i = 0; i < 3; i++) {
+		const struct accelc_arg_info *a = &b.kernels[0].args[i];
+
+		assert_int_equal(a->kind, args[i].kind);
+		assert_int_equal(a->address_space, args[i].address_space);
+		assert_int_equal(a->access, args[i].access);
+		assert_int_equal(a->type_qualifiers, args[i].type_qualifiers);
+		assert_int_equal(a->size, args[i].size);
+		assert_int_equal(a->alignment, args[i].alignment);
+		assert_string_equal(a->type_name, args[i].type_name);
+		assert_string_equal(a->name, args[i].name);
+	}
+	assert_null(b.kernels[1].vec_type_hint);
+	assert_int_equal(b.kernels[1].work_group_size_hint[1], 4);
+	assert_int_equal(b.kernels[1].n_args, 0);
+	accelc_binary_clear(&b);
+	free(bin);
+}
+
+/* Spoil kernel table @p k (args @p a) in way number @p n; false past the
+ * last way. */
+static bool spoil(int n, struct accelc_kernel_info *k,
+		  struct accelc_arg_info *a)
+{
+	switch (n) {
+	case 0: a[0].kind = 0; break;
+	case 1: a[0].kind = 4; break;
+	case 2: a[1].address_space = 4; break;
+	case 3: a[1].access = 4; break;
+	case 4: a[1].type_qualifiers = 0x10; break;
+	case 5: a[2].size = 0; break;
+	case 6: a[2].alignment = 12; break;
+	case 7: a[2].alignment = 0; break;
+	case 8: a[0].size = 16; break; /* a buffer is a pointer */
+	case 9: k[0].flags = 0x80000000u; break;
+	case 10: k[1].name = ""; break;
+	case 11: k[1].wg_symbol = ""; break;
+	case 12: k[1].name = "first"; break; /* twice */
+	default: return false;
+	}
+	return true;
+}
+
+/* Each table with one thing wrong is refused. */
+static void test_bad_values(void **state)
+{
+	struct accelc_kernel_info k[2];
+	struct accelc_arg_info a[3];
+
+	(void)state;
+	for (int n = 0;; n++) {
+		size_t size;
+		uint8_t *bin;
+
+		memcpy(k, kernels, sizeof(k));
+		memcpy(a, args, sizeof(a));
+		k[0].args = a;
+		if (!spoil(n, k, a))
+			break;
+		bin = make(k, 2, "", &size);
+		assert_int_equal(parse(bin, size), -EINVAL);
+		free(bin);
+	}
+}
+
+static void test_truncated(void **state)
+{
+	size_t size;
+	uint8_t *bin = make(kernels, 2, "+sse2", &size);
+
+	(void)state;
+	for (size_t i = 0; i < size; i++)
+		assert_int_equal(parse(bin, i), -EINVAL);
+	assert_int_equal(parse(bin, size), 0);
+	free(bin);
+}
+
+static void test_structure(void **state)
+{
+	size_t size;
+	uint8_t *good = make(kernels, 1, "", &size);
+	uint8_t *b = malloc(size + 8);
+	const size_t cpu = ACCELC_BINARY_BODY_OFFSET; /* str cpu name */
+
+	(void)state;
+	assert_non_null(b);
+	/* version fields: well-formed, but not for us */
+	memcpy(b, good, size);
+	b[8]++;
+	assert_int_equal(parse(b, size), -ENOEXEC);
+	memcpy(b, good, size);
+	b[12]++;
+	assert_int_equal(parse(b, size), -ENOEXEC);
+	/* magic */
+	memcpy(b, good, size);
+	b[3] = 'x';
+	assert_int_equal(parse(b, size), -EINVAL);
+	/* the checksum alone */
+	memcpy(b, good, size);
+	b[size - 1] ^= 1;
+	assert_int_equal(parse(b, size), -EINVAL);
+	/* a string without its NUL, with a NUL inside, too long */
+	memcpy(b, good, size);
+	b[cpu + 4 + 6] = 'x';
+	resum(b, size);
+	assert_int_equal(parse(b, size), -EINVAL);
+	memcpy(b, good, size);
+	b[cpu + 4 + 2] = '\0';
+	resum(b, size);
+	assert_int_equal(parse(b, size), -EINVAL);
+	memcpy(b, good, size);
+	b[cpu + 3] = 0xff;
+	resum(b, size);
+	assert_int_equal(parse(b, size), -EINVAL);
+	memcpy(b, good, size);
+	b[cpu] = 0xff; /* len 0xff: runs into the next fields */
+	resum(b, size);
+	assert_int_equal(parse(b, size), -EINVAL);
+	/* trailing bytes after the code */
+	memcpy(b, good, size);
+	memset(b + size, 0, 8);
+	resum(b, size + 8);
+	assert_int_equal(parse(b, size + 8), -EINVAL);
+	/* code that is not ELF */
+	memcpy(b, good, size);
+	b[size - sizeof(code)] = 'X';
+	resum(b, size);
+	assert_int_equal(parse(b, size), -EINVAL);
+	/* the ones above fail for their reason, not the checksum's */
+	memcpy(b, good, size);
+	resum(b, size);
+	assert_int_equal(parse(b, size), 0);
+	free(b);
+	free(good);
+}
+
+/* Counts far beyond what the bytes can hold: no huge allocation. */
+static void test_counts(void **state)
+{
+	size_t size;
+	uint8_t *b = make(kernels, 1, "", &size);
+	/* kernel count: after the three strings */
+	size_t off = ACCELC_BINARY_BODY_OFFSET;
+
+	(void)state;
+	for (int s = 0; s < 3; s++)
+		off += 4 + (b[off] | b[off + 1] << 8) + 1;
+	assert_int_equal(b[off], 1);
+	b[off] = 0xff;
+	b[off + 3] = 0xff;
+	resum(b, size);
+	assert_int_equal(parse(b, size), -EINVAL);
+	b[off] = 2; /* plausible, but only one is there */
+	b[off + 3] = 0;
+	resum(b, size);
+	assert_int_equal(parse(b, size), -EINVAL);
+	b[off] = 0; /* none: then the kernel bytes are not code */
+	resum(b, size);
+	assert_int_equal(parse(b, size), -EINVAL);
+	free(b);
+}
+
+static void test_check_cpu(void **state)
+{
+	char err[160];
+
+	(void)state;
+	assert_int_equal(accelc_binary_check_cpu("", "+sse2", err,
+						 sizeof(err)), 0);
+	assert_int_equal(accelc_binary_check_cpu("+sse2,-avx", "+sse2,+avx",
+						 err, sizeof(err)), 0);
+	assert_int_equal(accelc_binary_check_cpu("+avx", "+sse2,-avx", err,
+						 sizeof(err)), -ENOEXEC);
+	assert_non_null(strstr(err, "avx"));
+	/* a prefix is not the feature */
+	assert_int_equal(accelc_binary_check_cpu("+avx", "+avx2", NULL, 0),
+			 -ENOEXEC);
+	assert_int_equal(accelc_binary_check_cpu("+avx512f", "+avx", NULL, 0),
+			 -ENOEXEC);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_structure),
+		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_check_cpu),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,562 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The on-disk program cache: hits, misses on every part of the key, bad
+ * entries (corrupt, truncated, foreign) rebuilt and never loaded, a
+ * directory that is not private, two processes building at once, and
+ * eviction under the size cap. Each test has a directory of its own.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "accelc.h"
+
+struct env {
+	char dir[128];  /* the cache */
+	char inc[80];   /* include files */
+	char entry[256]; /* the last entry found by one_entry() */
+};
+
+static const char src[] =
+	"#include \"val.h\"\n"
+	"kernel void k(global int *o) { o[get_global_id(0)] = VAL + 1; }\n";
+
+static void rm_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char p[512];
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", path, e->d_name);
+		if (e->d_type == DT_DIR)
+			rm_tree(p);
+		else
+			unlink(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static int setup(void **state)
+{
+	struct env *e = calloc(1, sizeof(*e));
+	char p[128];
+
+	if (!e)
+		return -1;
+	strcpy(e->inc, "/tmp/accelc-cache-test-XXXXXX");
+	if (!mkdtemp(e->inc))
+		return -1;
+	/* the cache directory itself is made by the compiler */
+	snprintf(e->dir, sizeof(e->dir), "%s/cache", e->inc);
+	snprintf(p, sizeof(p), "%s/val.h", e->inc);
+	write_text(p, "#define VAL 41\n");
+	*state = e;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct env *e = *state;
+
+	rm_tree(e->inc);
+	free(e);
+	return 0;
+}
+
+struct build {
+	const char *src;
+	const char *defines; /* added to -I<inc> */
+	const char *cpu, *features;
+	uint64_t max_size;
+};
+
+/* Build; return the cache status, check the result is complete. */
+static uint32_t build_st(struct env *e, const struct build *b, char **log)
+{
+	struct accelc_options o = { .struct_size = sizeof(o) };
+	struct accelc_result *res = NULL;
+	const struct accelc_kernel_info *k;
+	char opts[256];
+	const void *data;
+	size_t size;
+	uint32_t st;
+	int r;
+
+	snprintf(opts, sizeof(opts), "-I%s %s", e->inc,
+		 b->defines ? b->defines : "");
+	o.build_options = opts;
+	o.cache_dir = e->dir;
+	o.cache_max_size = b->max_size;
+	o.cpu = b->cpu;
+	o.cpu_features = b->features;
+	r = accelc_compile(&o, b->src ? b->src : src,
+			   strlen(b->src ? b->src : src), &res);
+	if (r)
+		fprintf(stderr, "%s\n", accelc_result_get_log(res));
+	assert_int_equal(r, 0);
+	k = accelc_result_find_kernel(res, "k");
+	assert_non_null(k);
+	assert_int_equal(k->n_args, 1);
+	assert_string_equal(k->args[0].name, "o");
+	assert_int_equal(accelc_result_get_container(res, &data, &size), 0);
+	assert_non_null(accelc_result_get_path(res));
+	if (log)
+		*log = strdup(accelc_result_get_log(res));
+	st = accelc_result_get_cache_status(res);
+	accelc_result_free(res);
+	return st;
+}
+
+static uint32_t build_src(struct env *e, const char *s)
+{
+	struct build b = { .src = s };
+
+	return build_st(e, &b, NULL);
+}
+
+/* Run the kernel k of a fresh build: VAL + 1 from the include file. */
+static int run_k(struct env *e)
+{
+	struct accelc_options o = { .struct_size = sizeof(o) };
+	struct accelc_result *res = NULL;
+	char opts[128];
+	void *dl;
+	int r;
+
+	/* the options build_st() gives: the same key */
+	snprintf(opts, sizeof(opts), "-I%s ", e->inc);
+	o.build_options = opts;
+	o.cache_dir = e->dir;
+	assert_int_equal(accelc_compile(&o, src, strlen(src), &res), 0);
+	assert_int_equal(accelc_result_get_cache_status(res),
+			 ACCELC_CACHE_HIT);
+	dl = dlopen(accelc_result_get_path(res), RTLD_NOW | RTLD_LOCAL);
+	assert_non_null(dl);
+	r = dlsym(dl, accelc_result_find_kernel(res, "k")->wg_symbol) ? 0 : -1;
+	dlclose(dl);
+	accelc_result_free(res);
+	return r;
+}
+
+static int count_entries(struct env *e, uint64_t *bytes)
+{
+	DIR *d = opendir(e->dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (bytes)
+		*bytes = 0;
+	while (d && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		struct stat st;
+		char p[512];
+
+		if (l < 4 || strcmp(de->d_name + l - 4, ".bin"))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", e->dir, de->d_name);
+		if (stat(p, &st) == 0 && bytes)
+			*bytes += (uint64_t)st.st_size;
+		strcpy(e->entry, p);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The path of the only entry. */
+static const char *one_entry(struct env *e)
+{
+	assert_int_equal(count_entries(e, NULL), 1);
+	return e->entry;
+}
+
+static void test_hit(void **state)
+{
+	struct env *e = *state;
+	struct build b = { 0 };
+	char *log1, *log2;
+	struct stat st;
+
+	assert_int_equal(build_st(e, &b, &log1), ACCELC_CACHE_MISS);
+	assert_int_equal(build_st(e, &b, &log2), ACCELC_CACHE_HIT);
+	/* the stored log comes back with the hit */
+	assert_string_equal(log1, log2);
+	free(log1);
+	free(log2);
+	assert_int_equal(run_k(e), 0);
+	/* private directory and entry */
+	assert_int_equal(stat(e->dir, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(stat(one_entry(e), &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	/* a comment is not in the preprocessed source: still a hit (as
+	 * long as lines stay where they are: the log has line numbers) */
+	assert_int_equal(build_src(e, "#include \"val.h\" // the value\n"
+				      "kernel void k(global int *o) "
+				      "{ o[get_global_id(0)] = VAL /**/ + 1; "
+				      "}\n"),
+			 ACCELC_CACHE_HIT);
+}
+
+/* How many times the logging clang wrapper of @p e ran. */
+static int clang_runs(const char *log)
+{
+	FILE *f = fopen(log, "r");
+	int c, n = 0;
+
+	while (f && (c = fgetc(f)) != EOF)
+		n += c == '\n';
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * A source that includes nothing is its own key: a hit runs no clang at
+ * all, where one that includes a file is preprocessed first. A wrapper
+ * that logs each run stands in for clang.
+ */
+static void test_hit_without_clang(void **state)
+{
+	static const char plain[] =
+		"kernel void k(global int *o) { o[get_global_id(0)] = 3; }\n";
+	struct env *e = *state;
+	struct accelc_options o = { .struct_size = sizeof(o) };
+	struct accelc_result *res;
+	char opts[256], wrapper[160], log[160], text[512];
+	const char *srcs[] = { plain, src };
+	int before;
+
+	snprintf(wrapper, sizeof(wrapper), "%s/clang", e->inc);
+	snprintf(log, sizeof(log), "%s/clang.log", e->inc);
+	snprintf(text, sizeof(text), "#!/bin/sh\necho run >> %s\n"
+		 "exec \"${ACCEL_CLANG:-clang-16}\" \"$@\"\n", log);
+	write_text(wrapper, text);
+	assert_int_equal(chmod(wrapper, 0755), 0);
+
+	snprintf(opts, sizeof(opts), "-I%s ", e->inc);
+	o.build_options = opts;
+	o.cache_dir = e->dir;
+	o.clang_path = wrapper;
+	for (int i = 0; i < 2; i++) {
+		res = NULL;
+		assert_int_equal(accelc_compile(&o, srcs[i], strlen(srcs[i]),
+						&res), 0);
+		assert_int_equal(accelc_result_get_cache_status(res),
+				 ACCELC_CACHE_MISS);
+		accelc_result_free(res);
+		before = clang_runs(log);
+		res = NULL;
+		assert_int_equal(accelc_compile(&o, srcs[i], strlen(srcs[i]),
+						&res), 0);
+		assert_int_equal(accelc_result_get_cache_status(res),
+				 ACCELC_CACHE_HIT);
+		accelc_result_free(res);
+		/* plain: no run; with #include: clang -E only */
+		assert_int_equal(clang_runs(log) - before, i);
+	}
+}
+
+static void test_miss_on_change(void **state)
+{
+	struct env *e = *state;
+	struct build b = { 0 };
+	char p[128];
+
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	/* the source */
+	b.src = "kernel void k(global int *o) { o[0] = 7; }\n";
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+	b.src = NULL;
+	/* an option */
+	b.defines = "-cl-fast-relaxed-math";
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	/* a define, and another value of it */
+	b.defines = "-DVAL2=1";
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	b.defines = "-DVAL2=2";
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+	b.defines = NULL;
+	/* an included file */
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+	snprintf(p, sizeof(p), "%s/val.h", e->inc);
+	write_text(p, "#define VAL 42\n");
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	/* the CPU and its features */
+	b.cpu = "x86-64";
+	b.features = "+sse2";
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+	b.features = "+sse2,+cx16";
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	b.cpu = "nehalem";
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+}
+
+static void test_disabled(void **state)
+{
+	struct env *e = *state;
+	struct accelc_options o = { .struct_size = sizeof(o),
+				    .flags = ACCELC_FLAG_NO_CACHE };
+	struct accelc_result *res = NULL;
+	struct build b = { 0 };
+
+	o.cache_dir = e->dir;
+	assert_int_equal(accelc_compile(&o, "kernel void k() {}", 18, &res),
+			 0);
+	assert_int_equal(accelc_result_get_cache_status(res),
+			 ACCELC_CACHE_OFF);
+	accelc_result_free(res);
+	setenv("ACCEL_CACHE", "0", 1);
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_OFF);
+	unsetenv("ACCEL_CACHE");
+	assert_int_equal(count_entries(e, NULL), 0);
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+}
+
+/* Damage the only entry with @p fn, then: ignored, rebuilt, hit again. */
+static void damaged(struct env *e, void (*fn)(const char *path))
+{
+	struct build b = { 0 };
+	struct stat st;
+
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	fn(one_entry(e));
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(stat(one_entry(e), &st), 0);
+	assert_int_equal(st.st_uid, geteuid());
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+	assert_int_equal(run_k(e), 0);
+}
+
+static void flip_byte(const char *path)
+{
+	int fd = open(path, O_RDWR);
+	struct stat st;
+	uint8_t c;
+
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	/* in the code, far from any length: only the checksum can tell */
+	assert_int_equal(pread(fd, &c, 1, st.st_size - 100), 1);
+	c ^= 0x40;
+	assert_int_equal(pwrite(fd, &c, 1, st.st_size - 100), 1);
+	close(fd);
+}
+
+static void truncate_half(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(truncate(path, st.st_size / 2), 0);
+}
+
+static void empty(const char *path)
+{
+	assert_int_equal(truncate(path, 0), 0);
+}
+
+static void chown_other(const char *path)
+{
+	assert_int_equal(chown(path, 12345, 12345), 0);
+}
+
+static void make_group_readable(const char *path)
+{
+	assert_int_equal(chmod(path, 0640), 0);
+}
+
+static void test_corrupt(void **state)
+{
+	damaged(*state, flip_byte);
+}
+
+static void test_truncated(void **state)
+{
+	damaged(*state, truncate_half);
+}
+
+static void test_empty(void **state)
+{
+	damaged(*state, empty);
+}
+
+static void test_foreign_owner(void **state)
+{
+	if (geteuid() != 0)
+		skip(); /* only root can give a file away */
+	damaged(*state, chown_other);
+}
+
+static void test_entry_mode(void **state)
+{
+	damaged(*state, make_group_readable);
+}
+
+static void test_dir_not_private(void **state)
+{
+	struct env *e = *state;
+	struct build b = { 0 };
+	char *log = NULL;
+
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(chmod(e->dir, 0755), 0);
+	assert_int_equal(build_st(e, &b, &log), ACCELC_CACHE_OFF);
+	assert_non_null(strstr(log, "not used"));
+	free(log);
+	if (geteuid() == 0) {
+		/* private, but someone else's */
+		assert_int_equal(chmod(e->dir, 0700), 0);
+		assert_int_equal(chown(e->dir, 12345, 12345), 0);
+		assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_OFF);
+		assert_int_equal(chown(e->dir, 0, 0), 0);
+	}
+	assert_int_equal(chmod(e->dir, 0700), 0);
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+}
+
+/* No cmocka asserts in a child (they would unwind into the parent's
+ * copy of the test run): the cache status as exit code, 99 on error. */
+static int child_build(struct env *e)
+{
+	struct accelc_options o = { .struct_size = sizeof(o) };
+	struct accelc_result *res = NULL;
+	char opts[128];
+	int st;
+
+	snprintf(opts, sizeof(opts), "-I%s -DTWO", e->inc);
+	o.build_options = opts;
+	o.cache_dir = e->dir;
+	if (accelc_compile(&o, src, strlen(src), &res) ||
+	    !accelc_result_find_kernel(res, "k"))
+		st = 99;
+	else
+		st = (int)accelc_result_get_cache_status(res);
+	accelc_result_free(res);
+	return st;
+}
+
+/* Two processes build the same program at once: one builds, one hits. */
+static void test_two_processes(void **state)
+{
+	struct env *e = *state;
+	int seen[3] = { 0 };
+	pid_t pid[2];
+
+	for (int i = 0; i < 2; i++) {
+		pid[i] = fork();
+		assert_true(pid[i] >= 0);
+		if (pid[i] == 0)
+			_exit(child_build(e));
+	}
+	for (int i = 0; i < 2; i++) {
+		int status;
+
+		assert_int_equal(waitpid(pid[i], &status, 0), pid[i]);
+		assert_true(WIFEXITED(status));
+		assert_true(WEXITSTATUS(status) <= ACCELC_CACHE_HIT);
+		seen[WEXITSTATUS(status)]++;
+	}
+	assert_int_equal(seen[ACCELC_CACHE_MISS], 1);
+	assert_int_equal(seen[ACCELC_CACHE_HIT], 1);
+	assert_int_equal(count_entries(e, NULL), 1);
+}
+
+static void test_eviction(void **state)
+{
+	struct env *e = *state;
+	char s[3][128];
+	struct build b = { 0 };
+	uint64_t one, total;
+
+	for (int i = 0; i < 3; i++)
+		snprintf(s[i], sizeof(s[i]),
+			 "kernel void k(global int *o) { o[0] = %d; }\n",
+			 1000 + i);
+	b.src = s[0];
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(count_entries(e, &one), 1);
+	/* room for two entries (they differ in a digit at most) */
+	b.max_size = 2 * one + one / 2;
+	b.src = s[1];
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(count_entries(e, NULL), 2);
+	/* a hit makes s[0] the youngest ... */
+	usleep(20000);
+	b.src = s[0];
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+	usleep(20000);
+	/* ... so s[1] goes when s[2] comes */
+	b.src = s[2];
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(count_entries(e, &total), 2);
+	assert_true(total <= b.max_size);
+	b.src = s[0];
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+	b.src = s[2];
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+	b.src = s[1];
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	/* an entry above the cap is not stored at all */
+	b.max_size = one / 2;
+	b.src = "kernel void k(global int *o) { o[0] = 5; }\n";
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_hit),
+		T(test_hit_without_clang),
+		T(test_miss_on_change),
+		T(test_disabled),
+		T(test_corrupt),
+		T(test_truncated),
+		T(test_empty),
+		T(test_foreign_owner),
+		T(test_entry_mode),
+		T(test_dir_not_private),
+		T(test_two_processes),
+		T(test_eviction),
+	};
+
+	/* the tests name their directories; the environment must not */
+	unsetenv("ACCEL_CACHE");
+	unsetenv("ACCEL_CACHE_MAX_SIZE");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The accelc CLI: compile to a program binary, list it back, extract its
+# code, and refuse what is not a binary. usage: test-cli.sh ACCELC
+set -eu
+accelc=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/accelc-cli-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export ACCEL_CACHE_DIR="$tmp/cache"
+fail() { echo "FAIL: $*"; exit 1; }
+
+cat > "$tmp/k.cl" <<'CL'
+kernel __attribute__((reqd_work_group_size(2, 1, 1)))
+void k(global const float *restrict x, local int *t, float4 v)
+{
+	t[0] = (int)(x[0] + v.y);
+}
+CL
+"$accelc" -v -o "$tmp/k.bin" "$tmp/k.cl" 2> "$tmp/err" || fail "build"
+grep -q "cache: miss" "$tmp/err" || fail "first build not a miss"
+"$accelc" -v -o "$tmp/k2.bin" "$tmp/k.cl" 2> "$tmp/err" || fail "rebuild"
+grep -q "cache: hit" "$tmp/err" || fail "second build not a hit"
+cmp -s "$tmp/k.bin" "$tmp/k2.bin" || fail "a hit gives other bytes"
+head -c 8 "$tmp/k.bin" | grep -q ACCELBIN || fail "no container magic"
+
+# listing the binary says what listing the build says
+"$accelc" -l --no-cache "$tmp/k.cl" > "$tmp/src.txt" 2>/dev/null
+"$accelc" -l --shared-object "$tmp/k.so" "$tmp/k.bin" > "$tmp/bin.txt" ||
+	fail "list the binary"
+cmp -s "$tmp/src.txt" "$tmp/bin.txt" || fail "listings differ"
+grep -q "^kernel k " "$tmp/bin.txt" || fail "kernel missing"
+grep -q "reqd_work_group_size(2, 1, 1)" "$tmp/bin.txt" || fail "reqd missing"
+grep -q "const restrict global float\* x: buffer" "$tmp/bin.txt" ||
+	fail "argument 0"
+grep -q "local int\* t: local" "$tmp/bin.txt" || fail "argument 1"
+grep -q "float4 v: value, 16 bytes, align 16" "$tmp/bin.txt" ||
+	fail "argument 2"
+head -c 4 "$tmp/k.so" | grep -q ELF || fail "--shared-object is not ELF"
+
+# damaged, truncated and unknown inputs fail cleanly
+printf 'ACCELBINjunk' > "$tmp/junk.bin"
+if "$accelc" -l "$tmp/junk.bin" 2> "$tmp/err"; then fail "junk accepted"; fi
+grep -q "program binary" "$tmp/err" || fail "no reason given"
+head -c 300 "$tmp/k.bin" > "$tmp/short.bin"
+if "$accelc" -l "$tmp/short.bin" 2>/dev/null; then fail "truncated accepted"; fi
+# IR and assembly need source
+if "$accelc" --emit-llvm - "$tmp/k.bin" 2>/dev/null; then
+	fail "IR from a binary"
+fi
+"$accelc" --emit-llvm - --emit-asm "$tmp/k.s" "$tmp/k.cl" > "$tmp/k.ll" ||
+	fail "IR and assembly"
+grep -q "define .*k__wg" "$tmp/k.ll" || fail "no work-group function in IR"
+grep -q "k__wg" "$tmp/k.s" || fail "no work-group function in assembly"
+echo "PASS"

@@ -1,0 +1,530 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Values across barriers, for wg-regions.c. Before the kernel's blocks
+ * are copied into per-region work-item loops, no SSA value may cross a
+ * block (a copy of the user may sit in another region than its
+ * definition): such values and all phis go through allocas, as LLVM's
+ * reg2mem does. Then each alloca used in one region that runs once stays
+ * a scalar (mem2reg makes it a register again); every other one becomes
+ * a context array with one element per work-item, indexed by the local
+ * linear id. Uniform values (computed from arguments and launch
+ * geometry only) are moved into the prologue first so that they need
+ * neither.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+
+#include "wg-regions.h"
+
+/* context arrays beyond this (all work-items of the largest group the
+ * CPU device allows) go on the heap, not the worker's stack */
+#define CONTEXT_STACK_MAX (1024u * 1024u)
+#define CONTEXT_MAX_ITEMS 4096u
+
+static LLVMValueRef prologue_alloca(struct regions *rg, LLVMTypeRef t,
+				    const char *name)
+{
+	LLVMPositionBuilderBefore(rg->l->b,
+				  LLVMGetBasicBlockTerminator(rg->prologue));
+	return LLVMBuildAlloca(rg->l->b, t, name);
+}
+
+static size_t users(LLVMValueRef v, LLVMValueRef **ret)
+{
+	size_t n = 0;
+	LLVMValueRef *u = NULL;
+
+	for (LLVMUseRef use = LLVMGetFirstUse(v); use;
+	     use = LLVMGetNextUse(use)) {
+		LLVMValueRef user = LLVMGetUser(use), *nu;
+		size_t i;
+
+		for (i = 0; i < n && u[i] != user; i++)
+			;
+		if (i < n)
+			continue;
+		nu = realloc(u, (n + 1) * sizeof(*u));
+		if (!nu) {
+			free(u);
+			*ret = NULL;
+			return SIZE_MAX;
+		}
+		u = nu;
+		u[n++] = user;
+	}
+	*ret = u;
+	return n;
+}
+
+static void set_operands(LLVMValueRef user, LLVMValueRef from,
+			 LLVMValueRef to)
+{
+	for (int o = 0; o < LLVMGetNumOperands(user); o++)
+		if (LLVMGetOperand(user, o) == from)
+			LLVMSetOperand(user, o, to);
+}
+
+/* Before @p user, or, for a phi, at the end of the incoming block. */
+static void position_for_use(LLVMBuilderRef b, LLVMValueRef user,
+			     unsigned incoming)
+{
+	if (LLVMIsAPHINode(user))
+		LLVMPositionBuilderBefore(
+			b, LLVMGetBasicBlockTerminator(
+				   LLVMGetIncomingBlock(user, incoming)));
+	else
+		LLVMPositionBuilderBefore(b, user);
+}
+
+/* Lifetime markers name whole objects: on a work-item's slot of a
+ * context array they would kill everyone's. */
+static void drop_lifetimes(struct regions *rg)
+{
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rg->fn); bb;
+	     bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i;
+		     i = next) {
+			LLVMValueRef f;
+			size_t len;
+			const char *n;
+
+			next = LLVMGetNextInstruction(i);
+			if (!LLVMIsACallInst(i))
+				continue;
+			f = LLVMGetCalledValue(i);
+			if (!f || !LLVMIsAFunction(f))
+				continue;
+			n = LLVMGetValueName2(f, &len);
+			if (len > 14 && !strncmp(n, "llvm.lifetime.", 14))
+				LLVMInstructionEraseFromParent(i);
+		}
+}
+
+/*
+ * The builtins saw placeholders for the local id; each use becomes a
+ * load of the id the region loop stores, so that it is right in every
+ * copy.
+ */
+int accelc_regions_rehome_ids(struct regions *rg)
+{
+	struct lower *l = rg->l;
+	LLVMValueRef callee = NULL;
+
+	drop_lifetimes(rg);
+
+	rg->next = prologue_alloca(rg, l->i32, "next");
+	for (int d = 0; d < 3; d++) {
+		LLVMValueRef *u;
+		size_t n;
+
+		rg->cur[d] = prologue_alloca(rg, l->i64, "lid");
+		n = users(rg->ph[d], &u);
+		if (n == SIZE_MAX)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++) {
+			unsigned no = LLVMIsAPHINode(u[i]) ?
+				LLVMCountIncoming(u[i]) : 1;
+
+			for (unsigned k = 0; k < no; k++) {
+				LLVMValueRef v;
+
+				if (LLVMIsAPHINode(u[i]) &&
+				    LLVMGetIncomingValue(u[i], k) != rg->ph[d])
+					continue;
+				position_for_use(l->b, u[i], k);
+				v = LLVMBuildLoad2(l->b, l->i64, rg->cur[d],
+						   "lid");
+				if (LLVMIsAPHINode(u[i]))
+					LLVMSetOperand(u[i], k, v);
+				else
+					set_operands(u[i], rg->ph[d], v);
+			}
+		}
+		free(u);
+		callee = LLVMGetCalledValue(rg->ph[d]);
+		LLVMInstructionEraseFromParent(rg->ph[d]);
+		rg->ph[d] = NULL;
+	}
+	if (callee && !LLVMGetFirstUse(callee))
+		LLVMDeleteFunction(callee);
+	return 0;
+}
+
+static bool is_uniform(struct regions *rg, LLVMValueRef v)
+{
+	/* allocas are private: one per work-item */
+	return !LLVMIsAInstruction(v) ||
+	       (LLVMGetInstructionParent(v) == rg->prologue &&
+		!LLVMIsAAllocaInst(v));
+}
+
+/* Side-effect free and safe to run whether or not the kernel would. */
+bool accelc_regions_pure(LLVMValueRef i)
+{
+	LLVMValueRef d;
+
+	switch (LLVMGetInstructionOpcode(i)) {
+	case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub:
+	case LLVMMul: case LLVMFMul: case LLVMFDiv: case LLVMFRem:
+	case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd:
+	case LLVMOr: case LLVMXor: case LLVMFNeg:
+	case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI:
+	case LLVMFPToSI: case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc:
+	case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr:
+	case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMGetElementPtr:
+	case LLVMICmp: case LLVMFCmp: case LLVMSelect:
+	case LLVMExtractElement: case LLVMInsertElement:
+	case LLVMShuffleVector: case LLVMExtractValue: case LLVMInsertValue:
+	case LLVMFreeze:
+		return true;
+	case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
+		/* no trap: a constant divisor other than 0 and -1 */
+		d = LLVMGetOperand(i, 1);
+		return LLVMIsAConstantInt(d) && LLVMConstIntGetZExtValue(d) &&
+		       LLVMConstIntGetSExtValue(d) != -1;
+	default:
+		return false;
+	}
+}
+
+void accelc_regions_hoist_uniform(struct regions *rg)
+{
+	LLVMBuilderRef b = rg->l->b;
+	bool moved = true;
+
+	for (int pass = 0; moved && pass < 8; pass++) {
+		moved = false;
+		for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(rg->prologue);
+		     bb; bb = LLVMGetNextBasicBlock(bb))
+			for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next;
+			     i; i = next) {
+				bool ok = accelc_regions_pure(i);
+
+				next = LLVMGetNextInstruction(i);
+				for (int o = 0; ok && o < LLVMGetNumOperands(i);
+				     o++)
+					ok = is_uniform(rg,
+							LLVMGetOperand(i, o));
+				if (!ok)
+					continue;
+				LLVMInstructionRemoveFromParent(i);
+				LLVMPositionBuilderBefore(
+					b, LLVMGetBasicBlockTerminator(
+						   rg->prologue));
+				LLVMInsertIntoBuilder(b, i);
+				moved = true;
+			}
+	}
+}
+
+static int demote_phi(struct regions *rg, LLVMValueRef phi)
+{
+	LLVMBuilderRef b = rg->l->b;
+	LLVMTypeRef t = LLVMTypeOf(phi);
+	LLVMValueRef a = prologue_alloca(rg, t, "phi"), v, i;
+	LLVMBasicBlockRef bb = LLVMGetInstructionParent(phi);
+
+	for (unsigned k = 0; k < LLVMCountIncoming(phi); k++) {
+		position_for_use(b, phi, k);
+		LLVMBuildStore(b, LLVMGetIncomingValue(phi, k), a);
+	}
+	for (i = LLVMGetFirstInstruction(bb); LLVMIsAPHINode(i);
+	     i = LLVMGetNextInstruction(i))
+		;
+	LLVMPositionBuilderBefore(b, i);
+	v = LLVMBuildLoad2(b, t, a, "");
+	LLVMReplaceAllUsesWith(phi, v);
+	LLVMInstructionEraseFromParent(phi);
+	return 0;
+}
+
+/* @p v is used outside its block: store it once, load it there. */
+static int demote_value(struct regions *rg, LLVMValueRef v)
+{
+	LLVMBuilderRef b = rg->l->b;
+	LLVMTypeRef t = LLVMTypeOf(v);
+	LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
+	LLVMValueRef a, *u;
+	size_t n = users(v, &u);
+
+	if (n == SIZE_MAX)
+		return -ENOMEM;
+	a = prologue_alloca(rg, t, "val");
+	LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(v));
+	LLVMBuildStore(b, v, a);
+	for (size_t k = 0; k < n; k++) {
+		if (LLVMGetInstructionParent(u[k]) == bb)
+			continue;
+		LLVMPositionBuilderBefore(b, u[k]);
+		set_operands(u[k], v, LLVMBuildLoad2(b, t, a, ""));
+	}
+	free(u);
+	return 0;
+}
+
+static bool crosses(LLVMValueRef v)
+{
+	LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
+
+	for (LLVMUseRef use = LLVMGetFirstUse(v); use;
+	     use = LLVMGetNextUse(use))
+		if (LLVMGetInstructionParent(LLVMGetUser(use)) != bb)
+			return true;
+	return false;
+}
+
+int accelc_regions_demote(struct regions *rg)
+{
+	LLVMValueRef *todo = NULL, *nt;
+	size_t n = 0;
+	int r = 0;
+
+	for (int phase = 0; phase < 2 && !r; phase++) {
+		n = 0;
+		for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(rg->prologue);
+		     bb; bb = LLVMGetNextBasicBlock(bb))
+			for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+			     i = LLVMGetNextInstruction(i)) {
+				if (phase == 0 ? !LLVMIsAPHINode(i) :
+				    !crosses(i))
+					continue;
+				nt = realloc(todo, (n + 1) * sizeof(*todo));
+				if (!nt) {
+					free(todo);
+					return -ENOMEM;
+				}
+				todo = nt;
+				todo[n++] = i;
+			}
+		for (size_t k = 0; k < n && !r; k++)
+			r = phase == 0 ? demote_phi(rg, todo[k]) :
+					 demote_value(rg, todo[k]);
+	}
+	free(todo);
+	return r;
+}
+
+/* Only loaded and stored through, in one region that runs once? */
+static bool region_local(struct regions *rg, LLVMValueRef a)
+{
+	size_t nb = rg->nblocks, nr = rg->nbar + 1, region = SIZE_MAX;
+
+	for (LLVMUseRef use = LLVMGetFirstUse(a); use;
+	     use = LLVMGetNextUse(use)) {
+		LLVMValueRef u = LLVMGetUser(use);
+		void *bi;
+		size_t b;
+
+		if (!(LLVMIsALoadInst(u) ||
+		      (LLVMIsAStoreInst(u) && LLVMGetOperand(u, 0) != a)))
+			return false;
+		bi = ptrmap_get(&rg->bidx, LLVMGetInstructionParent(u));
+		if (!bi)
+			return false;
+		b = (size_t)(uintptr_t)bi - 1;
+		for (size_t g = 0; g < nr; g++) {
+			if (!rg->in[g * nb + b])
+				continue;
+			if (rg->cyclic[g] || (region != SIZE_MAX &&
+					      region != g))
+				return false;
+			region = g;
+		}
+	}
+	return true;
+}
+
+static bool is_uniform_var(struct regions *rg, LLVMValueRef a)
+{
+	for (size_t k = 0; k < rg->n_uniform; k++)
+		if (rg->uniform[k] == a)
+			return true;
+	return false;
+}
+
+struct ctx_var {
+	LLVMValueRef a, base;
+	LLVMTypeRef t;
+	uint64_t stride;
+	unsigned align;
+};
+
+/* The work-item's linear local id, at the top of @p bb (cached). */
+static LLVMValueRef linear_id(struct regions *rg, LLVMBasicBlockRef bb,
+			      struct ptrmap *cache)
+{
+	struct lower *l = rg->l;
+	LLVMValueRef v = ptrmap_get(cache, bb), id[3];
+
+	if (v)
+		return v;
+	LLVMPositionBuilderBefore(l->b, LLVMGetFirstInstruction(bb));
+	for (int d = 0; d < 3; d++)
+		id[d] = LLVMBuildLoad2(l->b, l->i64, rg->cur[d], "lid");
+	v = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, id[2], rg->w->ls[1], ""),
+			 id[1], "");
+	v = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, v, rg->w->ls[0], ""), id[0],
+			 "item");
+	return ptrmap_put(cache, bb, v) ? NULL : v;
+}
+
+static int rewrite_uses(struct regions *rg, struct ctx_var *cv,
+			struct ptrmap *cache)
+{
+	LLVMValueRef *u;
+	size_t n = users(cv->a, &u);
+
+	if (n == SIZE_MAX)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		LLVMValueRef id = linear_id(rg, LLVMGetInstructionParent(u[k]),
+					    cache), p;
+
+		if (!id) {
+			free(u);
+			return -ENOMEM;
+		}
+		LLVMPositionBuilderBefore(rg->l->b, u[k]);
+		/* bytes: the stride keeps the alloca's own alignment */
+		id = LLVMBuildMul(rg->l->b, id,
+				  LLVMConstInt(rg->l->i64, cv->stride, 0), "");
+		p = LLVMBuildInBoundsGEP2(rg->l->b, rg->l->i8, cv->base, &id,
+					  1, "ctx");
+		set_operands(u[k], cv->a, p);
+	}
+	free(u);
+	LLVMInstructionEraseFromParent(cv->a);
+	return 0;
+}
+
+/*
+ * Separate allocas keep the arrays apart for alias analysis, which the
+ * vectoriser needs; they live on the worker's stack, so only small
+ * contexts go there (for the largest group the CPU device allows), big
+ * ones in one malloc'ed block per work-group.
+ */
+static void place(struct regions *rg, struct ctx_var *cv, size_t n,
+		  uint64_t bytes, LLVMBasicBlockRef start,
+		  LLVMBasicBlockRef *after)
+{
+	struct lower *l = rg->l;
+	LLVMContextRef c = l->st->ctx;
+	LLVMValueRef h, end, off, f;
+	LLVMBasicBlockRef trap, join;
+	LLVMTypeRef ft;
+
+	*after = start;
+	if (bytes <= CONTEXT_STACK_MAX / CONTEXT_MAX_ITEMS) {
+		LLVMPositionBuilderBefore(
+			l->b, LLVMGetBasicBlockTerminator(rg->prologue));
+		for (size_t k = 0; k < n; k++) {
+			cv[k].base = LLVMBuildArrayAlloca(
+				l->b, l->i8,
+				LLVMBuildMul(l->b, rg->n_items,
+					     LLVMConstInt(l->i64, cv[k].stride,
+							  0),
+					     ""),
+				"ctx");
+			LLVMSetAlignment(cv[k].base, cv[k].align);
+		}
+		return;
+	}
+	trap = LLVMAppendBasicBlockInContext(c, rg->fn, "ctx.nomem");
+	join = LLVMAppendBasicBlockInContext(c, rg->fn, "ctx.join");
+	LLVMPositionBuilderAtEnd(l->b, start);
+	/* each array 64-aligned: n * stride plus 64 per array */
+	f = LLVMGetNamedFunction(l->st->mod, "malloc");
+	ft = LLVMFunctionType(l->ptr, &l->i64, 1, 0);
+	if (!f)
+		f = LLVMAddFunction(l->st->mod, "malloc", ft);
+	h = LLVMConstInt(l->i64, bytes, 0);
+	h = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, rg->n_items, h, ""),
+			 LLVMConstInt(l->i64, 64 * n, 0), "");
+	h = LLVMBuildCall2(l->b, ft, f, &h, 1, "ctx.heap");
+	LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, h, ""), trap, join);
+	/* no way to report failure from inside a work-group */
+	LLVMPositionBuilderAtEnd(l->b, trap);
+	ft = LLVMFunctionType(LLVMVoidTypeInContext(c), NULL, 0, 0);
+	f = LLVMGetNamedFunction(l->st->mod, "abort");
+	if (!f)
+		f = LLVMAddFunction(l->st->mod, "abort", ft);
+	LLVMBuildCall2(l->b, ft, f, NULL, 0, "");
+	LLVMBuildUnreachable(l->b);
+
+	LLVMPositionBuilderAtEnd(l->b, join);
+	end = LLVMConstInt(l->i64, 0, 0);
+	for (size_t k = 0; k < n; k++) {
+		off = LLVMBuildAdd(l->b, end, LLVMConstInt(l->i64, 63, 0), "");
+		off = LLVMBuildAnd(l->b, off, LLVMConstInt(l->i64, ~63ull, 0),
+				   "");
+		end = LLVMBuildAdd(
+			l->b, off,
+			LLVMBuildMul(l->b, rg->n_items,
+				     LLVMConstInt(l->i64, cv[k].stride, 0), ""),
+			"");
+		cv[k].base = LLVMBuildGEP2(l->b, l->i8, h, &off, 1, "ctx");
+	}
+	rg->heap = h;
+	*after = join;
+}
+
+int accelc_regions_context(struct regions *rg, LLVMBasicBlockRef start,
+			   LLVMBasicBlockRef *after)
+{
+	struct lower *l = rg->l;
+	LLVMTargetDataRef td = l->st->td;
+	struct ctx_var *cv = NULL, *ncv;
+	struct ptrmap cache = { 0 };
+	size_t n = 0;
+	uint64_t bytes = 0;
+	int r = 0;
+
+	LLVMPositionBuilderBefore(l->b,
+				  LLVMGetBasicBlockTerminator(rg->prologue));
+	rg->n_items = LLVMBuildMul(
+		l->b, LLVMBuildMul(l->b, rg->w->ls[0], rg->w->ls[1], ""),
+		rg->w->ls[2], "items");
+	for (LLVMValueRef i = LLVMGetFirstInstruction(rg->prologue); i;
+	     i = LLVMGetNextInstruction(i)) {
+		LLVMTypeRef t;
+		unsigned al;
+
+		if (!LLVMIsAAllocaInst(i) || i == rg->next ||
+		    i == rg->cur[0] || i == rg->cur[1] || i == rg->cur[2] ||
+		    !LLVMGetFirstUse(i) || is_uniform_var(rg, i) ||
+		    region_local(rg, i))
+			continue;
+		ncv = realloc(cv, (n + 1) * sizeof(*cv));
+		if (!ncv) {
+			free(cv);
+			return -ENOMEM;
+		}
+		cv = ncv;
+		t = LLVMGetAllocatedType(i);
+		al = LLVMGetAlignment(i);
+		if (al < LLVMABIAlignmentOfType(td, t))
+			al = LLVMABIAlignmentOfType(td, t);
+		cv[n].a = i;
+		cv[n].t = t;
+		cv[n].align = al;
+		cv[n].stride = LLVMABISizeOfType(td, t);
+		cv[n].stride = (cv[n].stride + al - 1) / al * al;
+		bytes += cv[n].stride;
+		n++;
+	}
+	if (!n || !bytes) {
+		*after = start;
+		free(cv);
+		return 0;
+	}
+	place(rg, cv, n, bytes, start, after);
+	for (size_t k = 0; k < n && !r; k++)
+		r = rewrite_uses(rg, &cv[k], &cache);
+	ptrmap_free(&cache);
+	free(cv);
+	return r;
+}

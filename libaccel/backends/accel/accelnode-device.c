@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Accel-node devices: which discovered /dev/accel nodes this backend
+ * claims (the drivers of the table below), their properties, the
+ * per-file GEM handle table, and the backend's ops table.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <search.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+
+#include <xf86drm.h>
+
+#include "backend.h"
+#include "accelnode-private.h"
+
+#define MIB (1024ull * 1024ull)
+
+/* Drivers this backend drives; a new one is a file and a line here. */
+static const struct accelnode_driver *const drivers[] = {
+	&accelnode_refaccel,
+};
+
+/*
+ * The bound driver's name from sysfs, or for a bare platform device the
+ * device's own name (refaccel.N style): DRM_IOCTL_VERSION confirms it.
+ */
+static const struct accelnode_driver *
+match_driver(const struct accel_udev_info *info)
+{
+	const char *slash = strrchr(info->parent_syspath, '/');
+	const char *pname = slash ? slash + 1 : info->parent_syspath;
+	size_t i, len;
+
+	for (i = 0; i < ARRAY_SIZE(drivers); i++) {
+		const char *name = drivers[i]->name;
+
+		if (*info->driver) {
+			if (!strcmp(info->driver, name))
+				return drivers[i];
+			continue;
+		}
+		len = strlen(name);
+		if (!strncmp(pname, name, len) &&
+		    (!pname[len] || pname[len] == '.'))
+			return drivers[i];
+	}
+	return NULL;
+}
+
+static void set_props(struct accel_device *dev,
+		      const struct accel_udev_info *info,
+		      const struct accelnode_driver *drv, uint32_t prime)
+{
+	uint64_t *p = dev->u64;
+	uint64_t caps = ACCEL_DEVICE_CAP_SYNC_FILE_IMPORT |
+			ACCEL_DEVICE_CAP_SYNC_FILE_EXPORT;
+	uint64_t ram = 0;
+	struct sysinfo si;
+
+	p[ACCEL_DEVICE_U64_TYPE] = ACCEL_DEVICE_TYPE_ACCELERATOR;
+	if (prime & DRM_PRIME_CAP_EXPORT)
+		caps |= ACCEL_DEVICE_CAP_DMABUF_EXPORT;
+	if (prime & DRM_PRIME_CAP_IMPORT)
+		caps |= ACCEL_DEVICE_CAP_DMABUF_IMPORT;
+	/* No programmable compute: operations are built-in kernels. */
+	if (drv->n_built_ins)
+		caps |= ACCEL_DEVICE_CAP_BUILT_IN_KERNELS;
+	p[ACCEL_DEVICE_U64_CAPS] = caps;
+	p[ACCEL_DEVICE_U64_VENDOR_ID] = info->vendor_id;
+	p[ACCEL_DEVICE_U64_DEVICE_ID] = info->device_id;
+	p[ACCEL_DEVICE_U64_COMPUTE_UNITS] = 1; /* one engine */
+	p[ACCEL_DEVICE_U64_CLOCK_MHZ] = 0;
+
+	/* A system-memory engine: OpenCL's quarter-of-RAM rule. */
+	if (sysinfo(&si) == 0)
+		ram = (uint64_t)si.totalram * si.mem_unit;
+	p[ACCEL_DEVICE_U64_GLOBAL_MEM_SIZE] = ram;
+	p[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE] =
+		ram ? MIN(MAX(ram / 4, 128 * MIB), ram) : 128 * MIB;
+	p[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE] = 0;
+	p[ACCEL_DEVICE_U64_MEM_BASE_ADDR_ALIGN] = 128;
+	p[ACCEL_DEVICE_U64_CACHE_LINE_SIZE] = 0;
+
+	/*
+	 * Built-in kernels are one job over the whole range: any group
+	 * shape will do, so the largest the API can describe.
+	 */
+	p[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE] = 1u << 30;
+	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_DIMS] = 3;
+	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X] = 1u << 30;
+	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Y] = 1;
+	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Z] = 1;
+	/* OpenCL's minimum for CL_DEVICE_MAX_PARAMETER_SIZE. */
+	p[ACCEL_DEVICE_U64_MAX_KERNEL_ARGS] = 8;
+	p[ACCEL_DEVICE_U64_MAX_ARG_BYTES] = 1024;
+	p[ACCEL_DEVICE_U64_TIMER_RESOLUTION_NS] = 1;
+	p[ACCEL_DEVICE_U64_NUMA_NODE] =
+		info->numa_node >= 0 ? (uint64_t)info->numa_node : UINT64_MAX;
+}
+
+/* The built-in kernels' names, ';'-separated, into @out. */
+static int built_in_names(const struct accelnode_driver *drv, char *out,
+			  size_t size)
+{
+	size_t i, len = 0;
+	int n;
+
+	out[0] = '\0';
+	for (i = 0; i < drv->n_built_ins; i++) {
+		n = snprintf(out + len, size - len, "%s%s", i ? ";" : "",
+			     drv->built_ins[i].name);
+		if (n < 0 || (size_t)n >= size - len)
+			return -ENAMETOOLONG;
+		len += (size_t)n;
+	}
+	return 0;
+}
+
+static int set_strings(struct accel_device *dev,
+		       const struct accel_udev_info *info,
+		       const struct accelnode_driver *drv,
+		       const drmVersion *ver)
+{
+	const char *v[ACCEL_DEVICE_STRING_COUNT] = { NULL };
+	char version[64], names[256];
+	int i, r;
+
+	r = built_in_names(drv, names, sizeof(names));
+	if (r < 0)
+		return r;
+	snprintf(version, sizeof(version), "%d.%d.%d", ver->version_major,
+		 ver->version_minor, ver->version_patchlevel);
+	v[ACCEL_DEVICE_STRING_NAME] = ver->desc && *ver->desc ? ver->desc :
+								ver->name;
+	v[ACCEL_DEVICE_STRING_VENDOR] = ver->name;
+	v[ACCEL_DEVICE_STRING_DRIVER] = ver->name;
+	v[ACCEL_DEVICE_STRING_DRIVER_VERSION] = version;
+	v[ACCEL_DEVICE_STRING_BACKEND] = accel_accel_backend.name;
+	v[ACCEL_DEVICE_STRING_DEVNODE] = info->devnode;
+	v[ACCEL_DEVICE_STRING_SYSPATH] = info->syspath;
+	v[ACCEL_DEVICE_STRING_BUILT_IN_KERNELS] = names;
+	for (i = 0; i < ACCEL_DEVICE_STRING_COUNT && r == 0; i++)
+		if (v[i])
+			r = accel_device_set_string(dev, i, v[i]);
+	return r;
+}
+
+/*
+ * The device, owning @fd from here on: whatever fails, device_fini (or
+ * this function, before there is a device) closes it.
+ */
+static int create_device(struct accel_context *ctx,
+			 const struct accel_udev_info *info,
+			 const struct accelnode_driver *drv,
+			 const drmVersion *ver, int fd, uint32_t prime)
+{
+	struct accelnode_device *an = calloc(1, sizeof(*an));
+	struct accel_device *dev = NULL;
+	int r = an ? accel_device_alloc(ctx, &accel_accel_backend, &dev) :
+		     -ENOMEM;
+
+	if (r < 0) {
+		free(an);
+		accel_context_close(ctx, fd);
+		return r;
+	}
+	an->fd = fd;
+	an->drv = drv;
+	pthread_mutex_init(&an->handles_lock, NULL);
+	pthread_mutex_init(&an->engine_lock, NULL);
+	dev->backend_data = an;
+
+	set_props(dev, info, drv, prime);
+	r = set_strings(dev, info, drv, ver);
+	if (r == 0)
+		r = accel_context_add_device(ctx, dev);
+	if (r < 0)
+		accel_device_destroy(dev);
+	return r;
+}
+
+/*
+ * Open the node and make sure @drv is behind it (sysfs names only the
+ * bound driver). Returns 1 with the fd and its version, 0 if the node
+ * is not usable (logged), or -ENOMEM.
+ */
+static int open_node(struct accel_context *ctx,
+		     const struct accel_udev_info *info,
+		     const struct accelnode_driver *drv, int *ret_fd,
+		     drmVersionPtr *ret)
+{
+	int fd = accel_context_open(ctx, info->devnode, O_RDWR);
+	drmVersionPtr ver;
+
+	if (fd < 0) {
+		log_info(ctx, "%s (%s): cannot open %s: %s; not used\n",
+			 info->sysname, drv->name, info->devnode,
+			 strerror(-fd));
+		return fd == -ENOMEM ? fd : 0;
+	}
+	ver = drmGetVersion(fd);
+	if (ver && ver->name && !strcmp(ver->name, drv->name)) {
+		*ret = ver;
+		*ret_fd = fd;
+		return 1;
+	}
+	log_info(ctx, "%s: not the %s driver behind %s; not used\n",
+		 info->sysname, drv->name, info->devnode);
+	drmFreeVersion(ver);
+	accel_context_close(ctx, fd);
+	return 0;
+}
+
+static int accelnode_probe(struct accel_context *ctx,
+			   const struct accel_udev_info *info)
+{
+	const struct accelnode_driver *drv;
+	drmVersionPtr ver = NULL;
+	uint64_t prime = 0;
+	int fd, r;
+
+	if (strcmp(info->subsystem, "accel"))
+		return 0;
+	drv = match_driver(info);
+	if (!drv) {
+		log_dbg(ctx, "%s: driver '%s' is not one the accel backend knows\n",
+			info->sysname, info->driver);
+		return 0;
+	}
+	r = open_node(ctx, info, drv, &fd, &ver);
+	if (r <= 0)
+		return r;
+	/* Without PRIME there is no sharing, but the engine still works. */
+	if (drmGetCap(fd, DRM_CAP_PRIME, &prime))
+		prime = 0;
+	r = create_device(ctx, info, drv, ver, fd, (uint32_t)prime);
+	log_dbg(ctx, "%s: %s (PRIME 0x%llx): %s\n", info->devnode, ver->name,
+		(unsigned long long)prime, r < 0 ? strerror(-r) : "claimed");
+	drmFreeVersion(ver);
+	return r < 0 ? r : 1;
+}
+
+static void accelnode_device_fini(struct accel_device *dev)
+{
+	struct accelnode_device *an = dev->backend_data;
+
+	if (!an)
+		return;
+	accelnode_engine_destroy(an->engine);
+	/* Every buffer held a device reference: the tree is empty. */
+	tdestroy(an->handles, free);
+	pthread_mutex_destroy(&an->handles_lock);
+	pthread_mutex_destroy(&an->engine_lock);
+	accel_context_close(dev->ctx, an->fd);
+	free(an);
+	dev->backend_data = NULL;
+}
+
+static int handle_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct accelnode_handle *)a)->handle;
+	uint32_t y = ((const struct accelnode_handle *)b)->handle;
+
+	return x < y ? -1 : x > y;
+}
+
+int accelnode_handle_get(struct accelnode_device *an, uint32_t handle)
+{
+	struct accelnode_handle key = { .handle = handle }, *h, **slot;
+
+	slot = tfind(&key, &an->handles, handle_cmp);
+	if (slot) {
+		(*slot)->count++;
+		return 0;
+	}
+	h = malloc(sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	*h = (struct accelnode_handle){ .handle = handle, .count = 1 };
+	if (!tsearch(h, &an->handles, handle_cmp)) {
+		free(h);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void accelnode_handle_put(struct accelnode_device *an, uint32_t handle)
+{
+	struct accelnode_handle key = { .handle = handle }, **slot, *h;
+	struct drm_gem_close arg = { .handle = handle };
+
+	slot = tfind(&key, &an->handles, handle_cmp);
+	if (slot) {
+		h = *slot;
+		if (--h->count > 0)
+			return;
+		tdelete(&key, &an->handles, handle_cmp);
+		free(h);
+	}
+	/* Not in the tree: a handle that never made it in. */
+	accel_ioctl(an->fd, DRM_IOCTL_GEM_CLOSE, &arg);
+}
+
+static int accelnode_built_ins(struct accel_device *dev,
+			       const struct accel_native_kernel_desc **ret,
+			       uint32_t *n)
+{
+	struct accelnode_device *an = dev->backend_data;
+
+	*ret = an->drv->built_ins;
+	*n = an->drv->n_built_ins;
+	return 0;
+}
+
+const struct accel_backend_ops accel_accel_backend = {
+	.name = "accel",
+	.probe = accelnode_probe,
+	.device_fini = accelnode_device_fini,
+	.buffer_alloc = accelnode_buffer_alloc,
+	.buffer_free = accelnode_buffer_free,
+	.buffer_export_dmabuf = accelnode_buffer_export_dmabuf,
+	.buffer_import_dmabuf = accelnode_buffer_import_dmabuf,
+	.get_built_in_kernels = accelnode_built_ins,
+	.queue_init = accelnode_queue_init,
+	.execute = accelnode_execute,
+	/* refaccel-style drivers sync on reservation objects. */
+	.implicit_sync_in_kernel = true,
+	.fence_export_sync_file = accelnode_fence_export_sync_file,
+};

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The accel-node backend: devices behind /dev/accel/accelN whose kernel
+ * driver runs the work. Buffers are the driver's GEM objects (shared with
+ * PRIME), commands become kernel jobs with a syncobj out-fence each, and
+ * completion is seen by waiting on those syncobjs in order on one thread
+ * per device.
+ *
+ * What differs between drivers (their ioctls, limits, built-in kernels)
+ * sits behind struct accelnode_driver: one small file per driver
+ * (accelnode-refaccel.c), one line in the table of accelnode-device.c.
+ */
+#ifndef LIBACCEL_ACCELNODE_PRIVATE_H
+#define LIBACCEL_ACCELNODE_PRIVATE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct accel_buffer;
+struct accel_cmd;
+struct accel_device;
+struct accel_fence;
+struct accel_native_kernel_desc;
+struct accel_queue;
+
+/* ---- what a driver file provides ---- */
+
+enum accelnode_op {
+	ACCELNODE_OP_COPY = 1,
+	ACCELNODE_OP_FILL,
+};
+
+/* One engine job, as the generic code describes it to a driver. */
+struct accelnode_job {
+	enum accelnode_op op;
+	uint32_t dst, src;            /* GEM handles (src: COPY only) */
+	uint64_t dst_offset, src_offset, size;
+	const uint8_t *pattern;       /* FILL */
+	uint32_t pattern_size;
+	uint32_t out_syncobj;         /* receives the job's fence */
+};
+
+struct accelnode_driver {
+	const char *name;             /* DRM_IOCTL_VERSION's and sysfs' */
+	uint32_t max_pattern;         /* largest FILL pattern, bytes */
+
+	/* A zeroed buffer of at least @size bytes; its GEM handle. */
+	int (*bo_create)(int fd, uint64_t size, uint32_t *ret_handle);
+	/* Size and mmap(2) offset of a buffer (own or imported). */
+	int (*bo_info)(int fd, uint32_t handle, uint64_t *ret_size,
+		       uint64_t *ret_mmap_offset);
+	/* Queue a job; its fence goes into job->out_syncobj. */
+	int (*submit)(int fd, const struct accelnode_job *job);
+
+	/*
+	 * Engine operations offered as built-in kernels. Their fn is never
+	 * run on the host: execution recognises them by it.
+	 */
+	const struct accel_native_kernel_desc *built_ins;
+	uint32_t n_built_ins;
+	/* Turn a launch of one of them into a job (dst/src/range). */
+	int (*launch_job)(struct accel_cmd *cmd, struct accelnode_job *job,
+			  struct accel_buffer **ret_dst,
+			  struct accel_buffer **ret_src);
+};
+
+extern const struct accelnode_driver accelnode_refaccel;
+
+/* ---- device (accelnode-device.c) ---- */
+
+struct accelnode_engine;
+
+struct accelnode_device {
+	int fd;
+	const struct accelnode_driver *drv;
+
+	/*
+	 * GEM handles are per file and not counted by the kernel: importing
+	 * a dma-buf twice (or our own export) gives the same handle, so the
+	 * last user closes it.
+	 */
+	pthread_mutex_t handles_lock;
+	void *handles;                /* tsearch(3) tree of accelnode_handle */
+
+	/*
+	 * Completion thread, started with the first queue (queue_init):
+	 * listing devices starts none. Set under engine_lock; a queue's
+	 * commands see it set.
+	 */
+	pthread_mutex_t engine_lock;
+	struct accelnode_engine *engine;
+};
+
+struct accelnode_handle {
+	uint32_t handle;
+	uint32_t count;
+};
+
+/* Under handles_lock, straight after the ioctl that gave @handle. */
+int accelnode_handle_get(struct accelnode_device *an, uint32_t handle);
+/* Under handles_lock; GEM_CLOSE on the last put. */
+void accelnode_handle_put(struct accelnode_device *an, uint32_t handle);
+
+/* ---- buffers (accelnode-buffer.c) ---- */
+
+struct accelnode_buffer {
+	uint32_t handle;
+	uint64_t mmap_offset;         /* for own buffers, else unused */
+	void *map;                    /* whole-object mapping or NULL */
+	size_t map_len;
+};
+
+int accelnode_buffer_alloc(struct accel_buffer *buf);
+void accelnode_buffer_free(struct accel_buffer *buf);
+int accelnode_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
+				   uint64_t size, int *ret_fd);
+int accelnode_buffer_import_dmabuf(struct accel_buffer *buf);
+/* GEM handle and byte offset of @buf (a sub-buffer's: its root's). */
+uint32_t accelnode_buffer_handle(struct accel_buffer *buf, uint64_t *offset);
+
+/* ---- execution (accelnode-queue.c) ---- */
+
+int accelnode_queue_init(struct accel_queue *queue);
+int accelnode_execute(struct accel_queue *queue, struct accel_cmd *cmd);
+void accelnode_engine_destroy(struct accelnode_engine *e);
+/*
+ * A sync_file of the kernel job behind @fence if it is one of this
+ * device's in-flight commands: 0, 1 if @fence is not ours, or -errno.
+ */
+int accelnode_engine_export(struct accel_device *dev,
+			    struct accel_fence *fence, int *ret_fd);
+
+/* ---- fences (accelnode-fence.c) ---- */
+
+int accelnode_fence_export_sync_file(struct accel_device *dev,
+				     struct accel_fence *fence, int *ret_fd);
+
+#endif /* LIBACCEL_ACCELNODE_PRIVATE_H */

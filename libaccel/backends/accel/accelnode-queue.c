@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Execution on an accel node. Copies, fills and built-in kernels become
+ * kernel jobs, submitted at once from the calling thread; their fence is
+ * read back from the device's syncobj as a sync_file right after the
+ * submit, before the job has run: that is what accel_fence_export_sync_file
+ * hands out, and what the engine thread waits on to complete the command.
+ * Host reads and writes (memcpy through the buffer's mapping) go through
+ * the same FIFO, so they run after every job submitted before them.
+ *
+ * The driver runs its jobs in submission order, so the FIFO is kept in
+ * that order (submit and append under one lock) and the thread only ever
+ * waits for its head. Accesses to dma-buf-shared buffers from the host are
+ * bracketed with DMA_BUF_IOCTL_SYNC, which also waits for the fences
+ * other devices left on them (implicit sync); jobs get the same from the
+ * kernel driver through the buffers' reservation objects.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "backend.h"
+#include "accelnode-private.h"
+
+struct accelnode_engine {
+	pthread_t thread;
+	int fd;                       /* the device's, borrowed */
+	uint32_t syncobj;             /* receives each job's fence */
+	pthread_mutex_t lock;         /* guards everything below */
+	pthread_cond_t wake;
+	/* Commands in submission order, linked through backend_priv[0]. */
+	struct accel_cmd *head, *tail;
+	/* Being completed: still exportable while its fence signals. */
+	struct accel_fence *completing;
+	int completing_fd;
+	bool stop;
+	bool detached;                /* destroyed from its own thread */
+};
+
+static ACCEL_TLS struct accelnode_engine *this_engine;
+
+/* backend_priv: [0] FIFO link, [1] sync_file fd + 1 (0: host transfer). */
+static struct accel_cmd **link_of(struct accel_cmd *cmd)
+{
+	return (struct accel_cmd **)&cmd->backend_priv[0];
+}
+
+static int sync_fd_of(struct accel_cmd *cmd)
+{
+	return (int)(intptr_t)cmd->backend_priv[1] - 1;
+}
+
+static void set_sync_fd(struct accel_cmd *cmd, int fd)
+{
+	cmd->backend_priv[1] = (void *)(intptr_t)(fd + 1);
+}
+
+/* A host read or write through the buffer's mapping. */
+static int host_transfer(struct accel_cmd *cmd)
+{
+	struct accel_buffer *buf = cmd->u.rw.buf;
+	struct accel_buffer *root = accel_buffer_root(buf);
+	bool write = cmd->type == ACCEL_CMD_WRITE;
+	uint8_t *p;
+	int fd, r;
+
+	if (!buf->host_ptr)
+		return -EACCES; /* ACCEL_BUFFER_HOST_NO_ACCESS */
+	if (write && root->readonly_mapping)
+		return -EACCES;
+	fd = accel_buffer_dmabuf_fd(root);
+	if (fd >= 0) {
+		r = accel_dmabuf_sync(fd, true, !write, write);
+		if (r < 0)
+			return r;
+	}
+	accel_cmd_started(cmd);
+	p = (uint8_t *)buf->host_ptr + cmd->u.rw.offset;
+	if (write)
+		memcpy(p, cmd->u.rw.host, cmd->u.rw.size);
+	else
+		memcpy(cmd->u.rw.host, p, cmd->u.rw.size);
+	if (fd >= 0)
+		accel_dmabuf_sync(fd, false, !write, write);
+	return 0;
+}
+
+static void *engine_main(void *arg)
+{
+	struct accelnode_engine *e = arg;
+	struct accel_cmd *cmd;
+	bool detached;
+	int fd, status;
+
+	this_engine = e;
+	pthread_mutex_lock(&e->lock);
+	for (;;) {
+		while (!e->head && !e->stop)
+			pthread_cond_wait(&e->wake, &e->lock);
+		cmd = e->head;
+		if (!cmd)
+			break;
+		/* Left at the head while waiting: still exportable. */
+		fd = sync_fd_of(cmd);
+		pthread_mutex_unlock(&e->lock);
+
+		status = fd >= 0 ? accel_sync_file_wait(fd,
+							ACCEL_TIMEOUT_INFINITE) :
+				   host_transfer(cmd);
+
+		pthread_mutex_lock(&e->lock);
+		e->head = *link_of(cmd);
+		if (!e->head)
+			e->tail = NULL;
+		e->completing = cmd->fence;
+		e->completing_fd = fd;
+		pthread_mutex_unlock(&e->lock);
+
+		/* May drop the last context reference and destroy us. */
+		accel_cmd_complete(cmd, status);
+
+		pthread_mutex_lock(&e->lock);
+		e->completing = NULL;
+		e->completing_fd = -1;
+		if (fd >= 0)
+			close(fd);
+	}
+	detached = e->detached;
+	pthread_mutex_unlock(&e->lock);
+	this_engine = NULL;
+	if (detached) {
+		pthread_cond_destroy(&e->wake);
+		pthread_mutex_destroy(&e->lock);
+		free(e);
+	}
+	return NULL;
+}
+
+static int engine_new(int fd, struct accelnode_engine **ret)
+{
+	struct accelnode_engine *e;
+	sigset_t all, old;
+	int r;
+
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->fd = fd;
+	e->completing_fd = -1;
+	if (drmSyncobjCreate(fd, 0, &e->syncobj)) {
+		r = errno > 0 ? -errno : -EIO;
+		free(e);
+		return r;
+	}
+	pthread_mutex_init(&e->lock, NULL);
+	pthread_cond_init(&e->wake, NULL);
+	/* The application's signals are not for this thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	r = -pthread_create(&e->thread, NULL, engine_main, e);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r < 0) {
+		drmSyncobjDestroy(fd, e->syncobj);
+		pthread_cond_destroy(&e->wake);
+		pthread_mutex_destroy(&e->lock);
+		free(e);
+		return r;
+	}
+	pthread_setname_np(e->thread, "accel-node");
+	*ret = e;
+	return 0;
+}
+
+void accelnode_engine_destroy(struct accelnode_engine *e)
+{
+	if (!e)
+		return;
+	/*
+	 * Now, while the device's fd is open: the caller closes it next,
+	 * even when the thread lives on a little (destroyed from itself).
+	 * Every command has completed, so no submit uses the syncobj.
+	 */
+	drmSyncobjDestroy(e->fd, e->syncobj);
+	pthread_mutex_lock(&e->lock);
+	e->stop = true;
+	e->detached = this_engine == e;
+	pthread_cond_signal(&e->wake);
+	pthread_mutex_unlock(&e->lock);
+	if (this_engine == e) {
+		/* engine_main frees @e when it leaves its loop. */
+		pthread_detach(e->thread);
+		return;
+	}
+	pthread_join(e->thread, NULL);
+	pthread_cond_destroy(&e->wake);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
+
+int accelnode_queue_init(struct accel_queue *queue)
+{
+	struct accelnode_device *an = queue->dev->backend_data;
+	int r = 0;
+
+	pthread_mutex_lock(&an->engine_lock);
+	if (!an->engine)
+		r = engine_new(an->fd, &an->engine);
+	pthread_mutex_unlock(&an->engine_lock);
+	if (r < 0)
+		log_err(queue->dev->ctx, "cannot start the accel engine: %s\n",
+			strerror(-r));
+	return r;
+}
+
+/* The engine's FIFO gets @cmd (under e->lock). */
+static void fifo_append(struct accelnode_engine *e, struct accel_cmd *cmd)
+{
+	*link_of(cmd) = NULL;
+	if (e->tail)
+		*link_of(e->tail) = cmd;
+	else
+		e->head = cmd;
+	e->tail = cmd;
+	pthread_cond_signal(&e->wake);
+}
+
+/* Is [offset, offset + size) inside @buf? */
+static bool in_range(const struct accel_buffer *buf, uint64_t offset,
+		     uint64_t size)
+{
+	return offset <= buf->size && size <= buf->size - offset;
+}
+
+/* The job a command describes; dst/src hold the buffers it touches. */
+static int build_job(struct accelnode_device *an, struct accel_cmd *cmd,
+		     struct accelnode_job *job)
+{
+	struct accel_buffer *dst = NULL, *src = NULL;
+	int r;
+
+	memset(job, 0, sizeof(*job));
+	switch (cmd->type) {
+	case ACCEL_CMD_COPY:
+		job->op = ACCELNODE_OP_COPY;
+		dst = cmd->u.copy.dst;
+		src = cmd->u.copy.src;
+		job->dst_offset = cmd->u.copy.dst_offset;
+		job->src_offset = cmd->u.copy.src_offset;
+		job->size = cmd->u.copy.size;
+		break;
+	case ACCEL_CMD_FILL:
+		if (cmd->u.fill.pattern_size > an->drv->max_pattern)
+			return -EOPNOTSUPP;
+		job->op = ACCELNODE_OP_FILL;
+		dst = cmd->u.fill.buf;
+		job->dst_offset = cmd->u.fill.offset;
+		job->size = cmd->u.fill.size;
+		job->pattern = cmd->u.fill.pattern;
+		job->pattern_size = cmd->u.fill.pattern_size;
+		break;
+	case ACCEL_CMD_LAUNCH:
+		r = an->drv->launch_job(cmd, job, &dst, &src);
+		if (r < 0)
+			return r;
+		if (!in_range(dst, job->dst_offset, job->size) ||
+		    (src && !in_range(src, job->src_offset, job->size)))
+			return -EINVAL;
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	job->dst = accelnode_buffer_handle(dst, &job->dst_offset);
+	if (src)
+		job->src = accelnode_buffer_handle(src, &job->src_offset);
+	return 0;
+}
+
+/*
+ * Submit and append under the engine lock: the FIFO's order is the
+ * kernel's. The sync_file is taken before anyone else can submit.
+ */
+static int submit_job(struct accelnode_device *an,
+		      struct accelnode_engine *e, struct accel_cmd *cmd,
+		      struct accelnode_job *job)
+{
+	int fd = -1, r;
+
+	job->out_syncobj = e->syncobj;
+	pthread_mutex_lock(&e->lock);
+	r = an->drv->submit(an->fd, job);
+	if (r == 0 && drmSyncobjExportSyncFile(an->fd, e->syncobj, &fd))
+		r = errno > 0 ? -errno : -EIO;
+	if (r == 0) {
+		set_sync_fd(cmd, fd);
+		fifo_append(e, cmd);
+	}
+	pthread_mutex_unlock(&e->lock);
+	return r;
+}
+
+int accelnode_execute(struct accel_queue *queue, struct accel_cmd *cmd)
+{
+	struct accelnode_device *an = queue->dev->backend_data;
+	/* Set by queue_init before the queue existed. */
+	struct accelnode_engine *e = an->engine;
+	struct accelnode_job job;
+	int r;
+
+	if (cmd->type == ACCEL_CMD_MARKER) {
+		accel_cmd_complete(cmd, 0);
+		return 0;
+	}
+	if (cmd->type == ACCEL_CMD_READ || cmd->type == ACCEL_CMD_WRITE) {
+		set_sync_fd(cmd, -1);
+		pthread_mutex_lock(&e->lock);
+		fifo_append(e, cmd);
+		pthread_mutex_unlock(&e->lock);
+		return 0;
+	}
+
+	r = build_job(an, cmd, &job);
+	if (r == 0) {
+		/* The engine has it from here (a job waits in the kernel). */
+		accel_cmd_started(cmd);
+		r = submit_job(an, e, cmd, &job);
+	}
+	if (r < 0)
+		log_dbg(queue->dev->ctx, "%s job not submitted: %s\n",
+			an->drv->name, strerror(-r));
+	return r;
+}
+
+int accelnode_engine_export(struct accel_device *dev,
+			    struct accel_fence *fence, int *ret_fd)
+{
+	struct accelnode_device *an = dev->backend_data;
+	struct accelnode_engine *e;
+	struct accel_cmd *cmd;
+	int src = -1, fd, r = 1;
+
+	pthread_mutex_lock(&an->engine_lock);
+	e = an->engine;
+	pthread_mutex_unlock(&an->engine_lock);
+	if (!e)
+		return 1;
+	pthread_mutex_lock(&e->lock);
+	if (e->completing == fence)
+		src = e->completing_fd;
+	for (cmd = e->head; cmd && src < 0; cmd = *link_of(cmd))
+		if (cmd->fence == fence)
+			src = sync_fd_of(cmd);
+	if (src >= 0) {
+		fd = fcntl(src, F_DUPFD_CLOEXEC, 3);
+		r = fd < 0 ? -errno : 0;
+		if (fd >= 0)
+			*ret_fd = fd;
+	}
+	pthread_mutex_unlock(&e->lock);
+	return r;
+}

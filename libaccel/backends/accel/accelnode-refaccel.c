@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * refaccel, the reference accel driver (tests/kernel/refaccel/): its
+ * ioctls and its engine's operations as built-in kernels.
+ */
+#include <string.h>
+
+#include "backend.h"
+#include "accelnode-private.h"
+#include "uapi/drm/refaccel_accel.h"
+
+static int refaccel_bo_create(int fd, uint64_t size, uint32_t *ret_handle)
+{
+	struct drm_refaccel_bo_create arg = { .size = size };
+	int r;
+
+	r = accel_ioctl(fd, DRM_IOCTL_REFACCEL_BO_CREATE, &arg);
+	if (r < 0)
+		return r;
+	*ret_handle = arg.handle;
+	return 0;
+}
+
+static int refaccel_bo_info(int fd, uint32_t handle, uint64_t *ret_size,
+			    uint64_t *ret_mmap_offset)
+{
+	struct drm_refaccel_bo_info arg = { .handle = handle };
+	int r;
+
+	r = accel_ioctl(fd, DRM_IOCTL_REFACCEL_BO_INFO, &arg);
+	if (r < 0)
+		return r;
+	*ret_size = arg.size;
+	*ret_mmap_offset = arg.mmap_offset;
+	return 0;
+}
+
+static int refaccel_submit(int fd, const struct accelnode_job *job)
+{
+	struct drm_refaccel_submit arg = {
+		.dst_handle = job->dst,
+		.dst_offset = job->dst_offset,
+		.size = job->size,
+		.out_syncobj = job->out_syncobj,
+	};
+
+	if (job->op == ACCELNODE_OP_COPY) {
+		arg.op = REFACCEL_OP_COPY;
+		arg.src_handle = job->src;
+		arg.src_offset = job->src_offset;
+	} else {
+		if (job->pattern_size > sizeof(arg.pattern))
+			return -EINVAL;
+		arg.op = REFACCEL_OP_FILL;
+		arg.pattern_size = job->pattern_size;
+		memcpy(arg.pattern, job->pattern, job->pattern_size);
+	}
+	return accel_ioctl(fd, DRM_IOCTL_REFACCEL_SUBMIT, &arg);
+}
+
+/*
+ * The built-ins never run on the host; these only name them. Semantics
+ * as the CPU device's built-ins of the same names, over global ids
+ * [offset, offset + size) of dimension 0:
+ *   copy_u8(global uchar *dst, global const uchar *src): dst[i] = src[i]
+ *   fill_u32(global uint *dst, uint value):            dst[i] = value
+ */
+static void copy_u8(void **args _unused_, const struct accel_wg_ctx *c _unused_)
+{
+}
+
+static void fill_u32(void **args _unused_,
+		     const struct accel_wg_ctx *c _unused_)
+{
+}
+
+#define ARG(kind_, size_, qual_, name_, type_)                                 \
+	{                                                                      \
+		.struct_size = sizeof(struct accel_kernel_arg_desc),           \
+		.kind = ACCEL_KERNEL_ARG_##kind_, .size = (size_),              \
+		.address_space = ACCEL_KERNEL_ARG_ADDR_GLOBAL,                  \
+		.type_qualifiers = (qual_), .name = (name_),                    \
+		.type_name = (type_),                                           \
+	}
+
+static const struct accel_kernel_arg_desc copy_u8_args[] = {
+	ARG(BUFFER, sizeof(void *), 0, "dst", "uchar*"),
+	ARG(BUFFER, sizeof(void *), ACCEL_KERNEL_ARG_TYPE_CONST, "src",
+	    "uchar*"),
+};
+
+static const struct accel_kernel_arg_desc fill_u32_args[] = {
+	ARG(BUFFER, sizeof(void *), 0, "dst", "uint*"),
+	{
+		.struct_size = sizeof(struct accel_kernel_arg_desc),
+		.kind = ACCEL_KERNEL_ARG_VALUE,
+		.size = sizeof(uint32_t),
+		.address_space = ACCEL_KERNEL_ARG_ADDR_PRIVATE,
+		.name = "value",
+		.type_name = "uint",
+	},
+};
+
+static const struct accel_native_kernel_desc built_ins[] = {
+	{
+		.struct_size = sizeof(struct accel_native_kernel_desc),
+		.name = "copy_u8",
+		.fn = copy_u8,
+		.n_args = ARRAY_SIZE(copy_u8_args),
+		.args = copy_u8_args,
+	},
+	{
+		.struct_size = sizeof(struct accel_native_kernel_desc),
+		.name = "fill_u32",
+		.fn = fill_u32,
+		.n_args = ARRAY_SIZE(fill_u32_args),
+		.args = fill_u32_args,
+	},
+};
+
+static int refaccel_launch_job(struct accel_cmd *cmd,
+			       struct accelnode_job *job,
+			       struct accel_buffer **ret_dst,
+			       struct accel_buffer **ret_src)
+{
+	const struct accel_launch *l = &cmd->u.launch;
+	uint64_t first = l->global_offset[0], n = l->global_size[0];
+	uint32_t need = l->fn == copy_u8 ? 2 : 1;
+
+	if (l->fn != copy_u8 && l->fn != fill_u32)
+		return -EOPNOTSUPP;
+	/* Buffer arguments in order; a NULL one is not there. */
+	if (l->n_buffers != need)
+		return -EINVAL;
+	if (l->fn == copy_u8) {
+		job->op = ACCELNODE_OP_COPY;
+		job->dst_offset = first;
+		job->src_offset = first;
+		job->size = n;
+		*ret_src = l->buffers[1];
+	} else {
+		if (first > UINT64_MAX / 4 || n > UINT64_MAX / 4 - first)
+			return -EINVAL;
+		job->op = ACCELNODE_OP_FILL;
+		job->dst_offset = first * 4;
+		job->size = n * 4;
+		job->pattern = l->args[1];
+		job->pattern_size = 4;
+		*ret_src = NULL;
+	}
+	*ret_dst = l->buffers[0];
+	return 0;
+}
+
+const struct accelnode_driver accelnode_refaccel = {
+	.name = REFACCEL_DRIVER_NAME,
+	.max_pattern = REFACCEL_MAX_PATTERN,
+	.bo_create = refaccel_bo_create,
+	.bo_info = refaccel_bo_info,
+	.submit = refaccel_submit,
+	.built_ins = built_ins,
+	.n_built_ins = ARRAY_SIZE(built_ins),
+	.launch_job = refaccel_launch_job,
+};

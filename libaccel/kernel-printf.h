@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * printf() in compiled kernels: the per-launch buffer and its output
+ * (printf.c). The record layout is compiler-stub/accelc-printf.h.
+ */
+#ifndef LIBACCEL_KERNEL_PRINTF_H
+#define LIBACCEL_KERNEL_PRINTF_H
+
+#include "accel-private.h"
+#include "accelc-printf.h"
+
+/*
+ * Internal kernel flag (struct accel_kernel_def.flags, never in a public
+ * description): a compiled kernel that calls printf.
+ */
+#define ACCEL_KERNEL_DEF_PRINTF (1u << 31)
+
+/*
+ * The printf buffer for a launch: NULL in *@ret when the kernel does not
+ * print. @return 0 or -ENOMEM.
+ */
+int accel_printf_buffer_new(const struct accel_launch *l,
+			    struct accelc_printf_buffer **ret);
+
+/*
+ * Format the records of @buf (when @output) through the context's printf
+ * handler, in buffer order, then free @buf. Accepts NULL. Called when the
+ * launch completes, before its fence signals.
+ */
+void accel_printf_buffer_flush(struct accel_cmd *cmd,
+			       struct accelc_printf_buffer *buf, bool output);
+
+/* Growing text of one record. */
+struct accel_printf_text {
+	char *buf;
+	size_t len, cap;
+};
+
+/*
+ * Format one record's payload (@size bytes) as @fmt says, appending to
+ * @out. @return 0, -EBADMSG (payload shorter than the format needs, or a
+ * malformed format), -ENOMEM.
+ */
+int accel_printf_format(const char *fmt, const uint8_t *payload, size_t size,
+			struct accel_printf_text *out);
+
+#endif /* LIBACCEL_KERNEL_PRINTF_H */

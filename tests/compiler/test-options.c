@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Build options and kernel information. Options through the public API:
+ * -D, -I, -cl-std (version and feature macros), -cl-opt-disable,
+ * -cl-mad-enable, -cl-fast-relaxed-math, -cl-finite-math-only,
+ * -cl-denorms-are-zero, -w, -Werror, -cl-kernel-arg-info, unknown ones
+ * rejected. Kernel information: what the public API describes, then
+ * what only accelc reports (access qualifiers, alignment, hints, the
+ * barrier flag).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "accelc.h"
+#include "compiler-test.h"
+
+/* out[0..]: what the preprocessor saw */
+static const char probe_src[] =
+	"#include \"probe.h\"\n"
+	"kernel void probe(global int *out)\n"
+	"{\n"
+	"	out[0] = __OPENCL_C_VERSION__;\n"
+	"#ifdef FOO\n"
+	"	out[1] = FOO;\n"
+	"#endif\n"
+	"#ifdef BAR\n"
+	"	out[2] = 1;\n"
+	"#endif\n"
+	"	out[3] = PROBE_H;\n"
+	"#ifdef __FAST_RELAXED_MATH__\n"
+	"	out[4] = 1;\n"
+	"#endif\n"
+	"#if defined(__opencl_c_atomic_order_seq_cst) && \\\n"
+	"    defined(__opencl_c_atomic_scope_device) && \\\n"
+	"    defined(__opencl_c_atomic_order_acq_rel) && \\\n"
+	"    defined(__opencl_c_atomic_scope_all_devices)\n"
+	"	out[5] = 1;\n"
+	"#endif\n"
+	"#ifdef __opencl_c_images\n"
+	"	out[6] = 1;\n"
+	"#endif\n"
+	"#ifdef __opencl_c_fp64\n"
+	"	out[7] = 1;\n"
+	"#endif\n"
+	"	out[8] = (int)(mad(2.0f, 3.0f, 1.0f) + sqrt(16.0f));\n"
+	"}\n";
+
+static void run_probe(struct test_env *env, const char *opts, int *out)
+{
+	struct accel_program *prog = ct_build(env, probe_src, opts);
+	struct accel_buffer *b = ct_buffer(env, 9 * sizeof(int), NULL);
+
+	CT_RUN(env, prog, "probe", 1, 1, CT_BUF(b));
+	test_read(env, b, 0, 9 * sizeof(int), out);
+	accel_buffer_unref(b);
+	accel_program_unref(prog);
+}
+
+static void test_options(void **state)
+{
+	struct test_env *env = *state;
+	char dir[] = "/tmp/accel-opt-XXXXXX", path[64], opts[256];
+	int out[9];
+	char *log = NULL;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/probe.h", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#define PROBE_H 42\n", f);
+	fclose(f);
+
+	snprintf(opts, sizeof(opts), "-D FOO=7 -DBAR -I %s -cl-std=CL1.2 "
+		 "-cl-kernel-arg-info", dir);
+	run_probe(env, opts, out);
+	assert_int_equal(out[0], 120);
+	assert_int_equal(out[1], 7);
+	assert_int_equal(out[2], 1);
+	assert_int_equal(out[3], 42);
+	assert_int_equal(out[4], 0);
+	assert_int_equal(out[8], 11);
+
+	/* 3.0: the atomics features the device implements, no images */
+	snprintf(opts, sizeof(opts), "-I%s -cl-std=CL3.0 "
+		 "-cl-fast-relaxed-math -cl-mad-enable", dir);
+	run_probe(env, opts, out);
+	assert_int_equal(out[0], 300);
+	assert_int_equal(out[4], 1);
+	assert_int_equal(out[5], 1);
+	assert_int_equal(out[6], 0);
+	assert_int_equal(out[7], 1);
+	assert_int_equal(out[8], 11);
+
+	snprintf(opts, sizeof(opts), "-I%s -cl-opt-disable "
+		 "-cl-finite-math-only -cl-denorms-are-zero -cl-std=CL2.0 "
+		 "-D FOO=\"(3 + 4)\"", dir);
+	run_probe(env, opts, out);
+	assert_int_equal(out[0], 200);
+	assert_int_equal(out[1], 7);
+	assert_int_equal(out[8], 11);
+
+	/* -Werror turns a warning into a failed build, -w silences it */
+	static const char warn_src[] =
+		"kernel void w(global int *o) { int unused; o[0] = 1; }\n"
+		"kernel void w2(global int *o) { o[0] = (int)o; }\n";
+	assert_int_equal(ct_build_fail(env, warn_src, "-Werror", &log),
+			 -ENOEXEC);
+	assert_non_null(strstr(log, "error"));
+	free(log);
+	accel_program_unref(ct_build(env, warn_src, "-w"));
+
+	/* float8 arguments give no ABI warning, hence no -Werror failure */
+	accel_program_unref(ct_build(env,
+		"kernel void v(global float8 *o) { o[0] = sin(o[1]); }\n",
+		"-Werror"));
+
+	/* options outside the specification are errors, named in the log */
+	assert_int_equal(ct_build_fail(env, probe_src, "-O3", &log), -EINVAL);
+	assert_non_null(strstr(log, "-O3"));
+	free(log);
+	assert_int_equal(ct_build_fail(env, probe_src, "-cl-std=CL4.0", &log),
+			 -EINVAL);
+	free(log);
+	assert_int_equal(ct_build_fail(env, probe_src, "-D 1X", &log),
+			 -EINVAL);
+	free(log);
+	assert_int_equal(ct_build_fail(env, probe_src, "-I", &log), -EINVAL);
+	free(log);
+
+	unlink(path);
+	rmdir(dir);
+}
+
+static const char info_src[] =
+	"typedef struct { char c; double d; int i; } S;\n"
+	"kernel __attribute__((reqd_work_group_size(8, 4, 1)))\n"
+	"void k1(global const float4 *restrict a, constant int *c,\n"
+	"	local volatile uint *l, float3 v, char3 c3, S s,\n"
+	"	global float *out)\n"
+	"{\n"
+	"	local int tmp[100];\n"
+	"	tmp[get_local_id(0)] = c[0] + (int)l[0];\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	out[0] = a[0].x + v.y + c3.z + s.d + tmp[1];\n"
+	"}\n"
+	"kernel __attribute__((work_group_size_hint(16, 2, 1)))\n"
+	"__attribute__((vec_type_hint(uint4)))\n"
+	"void k2(global int *o) { o[0] = 0; }\n";
+
+static void test_kernel_info(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_program *prog = ct_build(env, info_src, "-cl-std=CL1.2");
+	struct accel_kernel *k = NULL;
+	struct accel_kernel_arg_desc d = { .struct_size = sizeof(d) };
+	uint64_t local_size = 0, reqd[3] = { 0 };
+	static const struct {
+		uint32_t kind, size, as, quals;
+		const char *type, *name;
+	} want[] = {
+		{ ACCEL_KERNEL_ARG_BUFFER, 8, ACCEL_KERNEL_ARG_ADDR_GLOBAL,
+		  ACCEL_KERNEL_ARG_TYPE_CONST | ACCEL_KERNEL_ARG_TYPE_RESTRICT,
+		  "float4*", "a" },
+		/* the specification: __constant implies const */
+		{ ACCEL_KERNEL_ARG_BUFFER, 8, ACCEL_KERNEL_ARG_ADDR_CONSTANT,
+		  ACCEL_KERNEL_ARG_TYPE_CONST, "int*", "c" },
+		{ ACCEL_KERNEL_ARG_LOCAL, 8, ACCEL_KERNEL_ARG_ADDR_LOCAL,
+		  ACCEL_KERNEL_ARG_TYPE_VOLATILE, "uint*", "l" },
+		{ ACCEL_KERNEL_ARG_VALUE, 16, ACCEL_KERNEL_ARG_ADDR_PRIVATE, 0,
+		  "float3", "v" },
+		{ ACCEL_KERNEL_ARG_VALUE, 4, ACCEL_KERNEL_ARG_ADDR_PRIVATE, 0,
+		  "char3", "c3" },
+		{ ACCEL_KERNEL_ARG_VALUE, 24, ACCEL_KERNEL_ARG_ADDR_PRIVATE, 0,
+		  "S", "s" },
+	};
+
+	assert_int_equal(accel_kernel_new(prog, "k1", &k), 0);
+	assert_int_equal(accel_kernel_get_arg_count(k), 7);
+	for (uint32_t i = 0; i < TEST_ARRAY_SIZE(want); i++) {
+		assert_int_equal(accel_kernel_get_arg_desc(k, i, &d), 0);
+		assert_int_equal(d.kind, want[i].kind);
+		assert_int_equal(d.size, want[i].size);
+		assert_int_equal(d.address_space, want[i].as);
+		assert_int_equal(d.type_qualifiers, want[i].quals);
+		assert_string_equal(d.type_name, want[i].type);
+		assert_string_equal(d.name, want[i].name);
+	}
+	assert_int_equal(accel_kernel_get_wg_info(k, &local_size, reqd, NULL),
+			 0);
+	assert_true(local_size >= 400);
+	assert_true(reqd[0] == 8 && reqd[1] == 4 && reqd[2] == 1);
+	accel_kernel_unref(k);
+	accel_program_unref(prog);
+}
+
+/* what libaccel's API does not carry: straight from accelc */
+static void test_accelc_info(void **state)
+{
+	struct accelc_options o = { .struct_size = sizeof(o),
+				    .build_options = "-cl-std=CL1.2" };
+	struct accelc_result *res = NULL;
+	const struct accelc_kernel_info *k1, *k2;
+
+	(void)state;
+	if (accelc_compile(&o, info_src, strlen(info_src), &res) == -ENOENT)
+		skip();
+	assert_non_null(res);
+	k1 = accelc_result_find_kernel(res, "k1");
+	k2 = accelc_result_find_kernel(res, "k2");
+	if (!k1 || !k2)
+		print_error("%s\n", accelc_result_get_log(res));
+	assert_non_null(k1);
+	assert_non_null(k2);
+	assert_true(k1->flags & ACCELC_KERNEL_HAS_BARRIERS);
+	assert_false(k2->flags & ACCELC_KERNEL_HAS_BARRIERS);
+	assert_int_equal(k1->args[3].alignment, 16);
+	assert_int_equal(k1->args[4].alignment, 4);
+	assert_int_equal(k1->args[5].alignment, 8);
+	assert_int_equal(k1->args[0].access, ACCELC_ACCESS_NONE);
+	assert_true(k1->static_local_size >= 400);
+	assert_true(k2->work_group_size_hint[0] == 16 &&
+		    k2->work_group_size_hint[1] == 2 &&
+		    k2->work_group_size_hint[2] == 1);
+	assert_string_equal(k2->vec_type_hint, "uint4");
+	assert_null(k1->vec_type_hint);
+	accelc_result_free(res);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_options, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_info,
+						test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test(test_accelc_info),
+	};
+
+	return TEST_RUN_GROUP("compiler-options", tests);
+}

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regression cases for what the Khronos OpenCL-CTS found wrong in the ICD
+ * (icd/README.md, "Conformance"): one case per fix, named after the CTS
+ * test that found it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "icd-test.h"
+
+/* A one-kernel program and a zeroed buffer of @p size set as argument 0. */
+struct one_kernel {
+	cl_program prog;
+	cl_kernel k;
+	cl_mem buf;
+};
+
+static void one_kernel_setup(struct icd_env *env, struct one_kernel *o,
+			     const char *src, const char *options, size_t size)
+{
+	cl_int zero = 0, err = CL_SUCCESS;
+
+	o->prog = icd_test_build(env, src, options);
+	o->k = clCreateKernel(o->prog, "k", &err);
+	CL_OK(err);
+	o->buf = clCreateBuffer(env->ctx, CL_MEM_READ_WRITE, size, NULL, &err);
+	CL_OK(err);
+	CL_OK(clEnqueueFillBuffer(env->queue, o->buf, &zero, sizeof(zero), 0,
+				  size, 0, NULL, NULL));
+	CL_OK(clSetKernelArg(o->k, 0, sizeof(o->buf), &o->buf));
+}
+
+static void one_kernel_teardown(struct one_kernel *o)
+{
+	CL_OK(clReleaseMemObject(o->buf));
+	CL_OK(clReleaseKernel(o->k));
+	CL_OK(clReleaseProgram(o->prog));
+}
+
+/* api/negative_get_device_ids, negative_create_context_from_type */
+static void device_type_zero(void **state)
+{
+	struct icd_env *env = *state;
+	cl_device_id dev;
+	cl_uint n = 0;
+	cl_int err = CL_SUCCESS;
+	cl_context ctx;
+
+	assert_int_equal(clGetDeviceIDs(env->platform, 0, 1, &dev, &n),
+			 CL_INVALID_DEVICE_TYPE);
+	ctx = clCreateContextFromType(NULL, 0, NULL, NULL, &err);
+	assert_null(ctx);
+	assert_int_equal(err, CL_INVALID_DEVICE_TYPE);
+	/* every valid type still works */
+	CL_OK(clGetDeviceIDs(env->platform, CL_DEVICE_TYPE_ALL, 1, &dev, &n));
+	CL_OK(clGetDeviceIDs(env->platform, CL_DEVICE_TYPE_DEFAULT, 1, &dev,
+			     &n));
+}
+
+/*
+ * api/min_max_parameter_size: the parameter size promised must be
+ * reachable with 8-byte arguments (libaccel limits the argument count).
+ */
+static void max_parameter_size_reachable(void **state)
+{
+	struct icd_env *env = *state;
+	size_t max = 0, i, n_longs;
+	size_t len, pos = 0;
+	cl_long expect = 0, got = 0;
+	cl_program prog;
+	cl_kernel k;
+	cl_mem out;
+	cl_int err = CL_SUCCESS;
+	char *src;
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_MAX_PARAMETER_SIZE,
+			      sizeof(max), &max, NULL));
+	assert_true(max >= 1024); /* full profile minimum */
+	n_longs = (max - sizeof(cl_mem)) / sizeof(cl_long);
+	len = 128 + n_longs * 48;
+	src = malloc(len);
+	assert_non_null(src);
+	pos += (size_t)snprintf(src + pos, len - pos, "kernel void k(");
+	for (i = 0; i < n_longs; i++)
+		pos += (size_t)snprintf(src + pos, len - pos, "long a%zu, ", i);
+	pos += (size_t)snprintf(src + pos, len - pos,
+				"global long *r)\n{\n\tr[0] = 0");
+	for (i = 0; i < n_longs; i++)
+		pos += (size_t)snprintf(src + pos, len - pos, " + a%zu", i);
+	snprintf(src + pos, len - pos, ";\n}\n");
+	prog = icd_test_build(env, src, NULL);
+	free(src);
+	k = clCreateKernel(prog, "k", &err);
+	CL_OK(err);
+	for (i = 0; i < n_longs; i++) {
+		cl_long v = (cl_long)i * 3 + 1;
+
+		CL_OK(clSetKernelArg(k, (cl_uint)i, sizeof(v), &v));
+		expect += v;
+	}
+	out = clCreateBuffer(env->ctx, CL_MEM_READ_WRITE, sizeof(got), NULL,
+			     &err);
+	CL_OK(err);
+	CL_OK(clSetKernelArg(k, (cl_uint)n_longs, sizeof(out), &out));
+	CL_OK(clEnqueueTask(env->queue, k, 0, NULL, NULL));
+	CL_OK(clEnqueueReadBuffer(env->queue, out, CL_TRUE, 0, sizeof(got),
+				  &got, 0, NULL, NULL));
+	assert_int_equal(got, expect);
+	CL_OK(clReleaseMemObject(out));
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseProgram(prog));
+}
+
+/* api/zero_sized_enqueue: OpenCL 2.1+, a NULL global size is no work */
+static void null_global_size_is_no_work(void **state)
+{
+	static const char src[] =
+		"kernel void k(global int *p) { p[get_global_id(0)] = 1; }\n";
+	struct icd_env *env = *state;
+	cl_int got[4] = { 7, 7, 7, 7 }, status = 0;
+	struct one_kernel o;
+	cl_event ev;
+	int i;
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	one_kernel_setup(env, &o, src, NULL, sizeof(got));
+	for (i = 1; i <= 3; i++) {
+		CL_OK(clEnqueueNDRangeKernel(env->queue, o.k, (cl_uint)i, NULL,
+					     NULL, NULL, 0, NULL, &ev));
+		CL_OK(clWaitForEvents(1, &ev));
+		CL_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS,
+				     sizeof(status), &status, NULL));
+		assert_int_equal(status, CL_COMPLETE);
+		CL_OK(clReleaseEvent(ev));
+	}
+	CL_OK(clEnqueueReadBuffer(env->queue, o.buf, CL_TRUE, 0, sizeof(got),
+				  got, 0, NULL, NULL));
+	for (i = 0; i < 4; i++)
+		assert_int_equal(got[i], 0);
+	one_kernel_teardown(&o);
+}
+
+/*
+ * compiler/features_macro: what the device reports of the atomics
+ * (CL_DEVICE_OPENCL_C_FEATURES, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES) is
+ * what an OpenCL C 3.0 kernel sees as feature macros.
+ */
+static const struct {
+	const char *name;
+	cl_device_atomic_capabilities cap;
+} atomic_features[] = {
+	{ "__opencl_c_atomic_order_acq_rel", CL_DEVICE_ATOMIC_ORDER_ACQ_REL },
+	{ "__opencl_c_atomic_order_seq_cst", CL_DEVICE_ATOMIC_ORDER_SEQ_CST },
+	{ "__opencl_c_atomic_scope_device", CL_DEVICE_ATOMIC_SCOPE_DEVICE },
+	{ "__opencl_c_atomic_scope_all_devices",
+	  CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES },
+};
+
+static bool has_feature(const cl_name_version *nv, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(nv[i].name, name))
+			return true;
+	return false;
+}
+
+static void atomic_features_match_macros(void **state)
+{
+	static const char src[] =
+		"kernel void k(global int *out)\n"
+		"{\n"
+		"#ifdef __opencl_c_atomic_order_acq_rel\n"
+		"	out[0] = 1;\n"
+		"#endif\n"
+		"#ifdef __opencl_c_atomic_order_seq_cst\n"
+		"	out[1] = 1;\n"
+		"#endif\n"
+		"#ifdef __opencl_c_atomic_scope_device\n"
+		"	out[2] = 1;\n"
+		"#endif\n"
+		"#ifdef __opencl_c_atomic_scope_all_devices\n"
+		"	out[3] = 1;\n"
+		"#endif\n"
+		"}\n";
+	struct icd_env *env = *state;
+	cl_device_atomic_capabilities caps = 0, fence = 0;
+	cl_name_version nv[64];
+	cl_int got[4];
+	struct one_kernel o;
+	size_t i, n = 0;
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_OPENCL_C_FEATURES,
+			      sizeof(nv), nv, &n));
+	n /= sizeof(nv[0]);
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
+			      sizeof(caps), &caps, NULL));
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES,
+			      sizeof(fence), &fence, NULL));
+	/* OpenCL 3.0's minimum */
+	assert_true(caps & CL_DEVICE_ATOMIC_ORDER_RELAXED);
+	assert_true(caps & CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+	assert_true(fence & CL_DEVICE_ATOMIC_ORDER_ACQ_REL);
+
+	one_kernel_setup(env, &o, src, "-cl-std=CL3.0", sizeof(got));
+	CL_OK(clEnqueueTask(env->queue, o.k, 0, NULL, NULL));
+	CL_OK(clEnqueueReadBuffer(env->queue, o.buf, CL_TRUE, 0, sizeof(got),
+				  got, 0, NULL, NULL));
+	for (i = 0; i < ICD_TEST_ARRAY_SIZE(atomic_features); i++) {
+		bool listed = has_feature(nv, n, atomic_features[i].name);
+		bool cap = (caps & atomic_features[i].cap) != 0;
+
+		if (listed != cap || listed != (got[i] == 1))
+			fail_msg("%s: features list %d, capability %d, "
+				 "macro %d", atomic_features[i].name, listed,
+				 cap, got[i]);
+	}
+	one_kernel_teardown(&o);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
+	const struct CMUnitTest tests[] = {
+		T(device_type_zero),
+		T(max_parameter_size_reachable),
+		T(null_global_size_is_no_work),
+		T(atomic_features_match_macros),
+	};
+#undef T
+
+	return ICD_TEST_RUN("icd-conformance", tests);
+}

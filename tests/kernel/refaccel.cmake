@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: MIT
+#
+# refaccel, the reference accel driver (tests/kernel/refaccel/), and the
+# tests that need it loaded in the VM tier. Included from
+# tests/kernel/CMakeLists.txt.
+#
+# The module is built by a test, not at build time: it needs the guest
+# kernel's headers (downloaded once into ACCEL_KERNEL_CACHE), which a
+# plain build must not fetch. refaccel-build is the fixture of every test
+# that loads it; `cmake --build . --target refaccel-module` builds it by
+# hand.
+
+set(REFACCEL_SRC "${CMAKE_CURRENT_SOURCE_DIR}/refaccel")
+set(REFACCEL_KO_DIR "${CMAKE_CURRENT_BINARY_DIR}/refaccel")
+set(REFACCEL_KO "${REFACCEL_KO_DIR}/refaccel.ko")
+set(REFACCEL_BUILD bash "${REFACCEL_SRC}/build.sh" "${ACCEL_KERNEL_CACHE}"
+	"${REFACCEL_KO_DIR}" "${PROJECT_SOURCE_DIR}/libaccel/uapi")
+# First command of every VM batch that uses the driver.
+set(REFACCEL_LOAD bash "${REFACCEL_SRC}/load.sh" "${REFACCEL_KO}")
+
+add_test(NAME refaccel-build COMMAND ${REFACCEL_BUILD})
+set_tests_properties(refaccel-build PROPERTIES
+	LABELS "all;kernel"
+	TIMEOUT 600
+	SKIP_RETURN_CODE 77
+	FIXTURES_SETUP refaccel_ko)
+
+add_custom_target(refaccel-module
+	COMMAND ${REFACCEL_BUILD}
+	USES_TERMINAL
+	COMMENT "Building refaccel.ko for the test kernel")
+
+# Marks a kernel test as needing the module (built by refaccel-build).
+function(refaccel_requires test)
+	if(TEST "${test}")
+		set_tests_properties("${test}" PROPERTIES
+			FIXTURES_REQUIRED refaccel_ko)
+	endif()
+endfunction()
+
+# The driver's ioctls, raw.
+accel_add_test(NAME refaccel-driver
+	SOURCES test-refaccel-driver.c
+		${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
+	LABELS kernel
+	TIMEOUT 120
+	LIBS PkgConfig::LIBDRM)
+accel_add_kernel_test(NAME kernel-refaccel
+	COMMAND ${REFACCEL_LOAD}
+	COMMAND $<TARGET_FILE:refaccel-driver>
+	TIMEOUT 600)
+refaccel_requires(kernel-refaccel)
+
+# The accel-node backend on refaccel, through the public API.
+accel_add_test(NAME accel-node
+	SOURCES test-accel-node.c ${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
+	LABELS kernel sharing
+	TIMEOUT 300
+	LIBS PkgConfig::LIBDRM)
+# One boot: the backend's tests, accel-info listing the device, and the
+# example of the issue (built in examples/, after tests/ is read).
+accel_add_kernel_test(NAME kernel-accel-node
+	COMMAND ${REFACCEL_LOAD}
+	COMMAND $<TARGET_FILE:accel-node>
+	COMMAND sh -c "$<TARGET_FILE:accel-info> --verbose | tee /dev/stderr | grep -q 'refaccel'"
+	COMMAND $<TARGET_FILE:gpu-accel-pipeline>
+	LABELS sharing
+	TIMEOUT 600)
+refaccel_requires(kernel-accel-node)
+
+# The OpenCL view (only our ICD, through the system's loader).
+pkg_check_modules(REFACCEL_OPENCL IMPORTED_TARGET OpenCL)
+if(TARGET accel-icd AND REFACCEL_OPENCL_FOUND AND ACCEL_ICD_VENDORS_DIR)
+	add_executable(icd-refaccel test-icd-refaccel.c)
+	target_include_directories(icd-refaccel PRIVATE
+		${ACCEL_OPENCL_INCLUDE_DIR})
+	target_compile_options(icd-refaccel PRIVATE -Wall -Wextra -Werror)
+	target_link_libraries(icd-refaccel PRIVATE PkgConfig::REFACCEL_OPENCL
+		PkgConfig::CMOCKA)
+	# The loader dlopen()s the ICD: build it first.
+	add_dependencies(icd-refaccel accel-icd)
+	accel_add_kernel_test(NAME kernel-icd-refaccel
+		COMMAND ${REFACCEL_LOAD}
+		COMMAND $<TARGET_FILE:icd-refaccel>
+		ENV "OCL_ICD_VENDORS=${ACCEL_ICD_VENDORS_DIR}"
+		ENV "OPENCL_VENDOR_PATH=${ACCEL_ICD_VENDORS_DIR}"
+		LABELS icd
+		TIMEOUT 600)
+	refaccel_requires(kernel-icd-refaccel)
+endif()

@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# load.sh <refaccel.ko>: in the VM tier's guest, loads the module (after
+# the DRM helpers it needs, from Debian's tree) and waits for its node.
+# Exit codes: 0 loaded, 77 not in the VM or no module built, 1 failure.
+
+ko=$1
+node=/dev/accel/accel0
+
+[ -c "$node" ] && exit 0
+if [ "${ACCEL_KERNEL_VM:-}" != 1 ]; then
+	echo "load.sh: SKIP: only loads modules in the test VM" >&2
+	exit 77
+fi
+if [ ! -s "$ko" ]; then
+	echo "load.sh: SKIP: no $ko (the refaccel-build test makes it)" >&2
+	exit 77
+fi
+modprobe drm_shmem_helper || exit 1
+insmod "$ko" || exit 1
+for _ in $(seq 50); do
+	[ -c "$node" ] && exit 0
+	sleep 0.1
+done
+echo "load.sh: $node did not appear" >&2
+exit 1

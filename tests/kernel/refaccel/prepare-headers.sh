@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# prepare-headers.sh <kernel-cache> <kernel-version>
+#
+# Unpacks the kernel headers matching <kernel-version> (as in the cache's
+# vm.env) into <kernel-cache>/headers-<version> and prints the folder to
+# build external modules against (make -C <it> M=...). Idempotent.
+# The three packages are fetched with apt-get download and unpacked with
+# dpkg -x, never installed: installing them would drag the kernel image
+# into the host's /boot.
+#
+# Exit codes: 0 ready, 77 cannot fetch (reason printed), 1 error.
+
+set -euo pipefail
+
+prog=prepare-headers
+skip() { echo "$prog: SKIP: $*" >&2; exit 77; }
+die() { echo "$prog: error: $*" >&2; exit 1; }
+
+[ $# = 2 ] || { echo "usage: $0 <kernel-cache> <kernel-version>" >&2; exit 2; }
+cache=$(cd "$1" && pwd -P)
+kver=$2
+# 6.12.117+deb12-amd64 -> 6.12.117+deb12 (-common, kbuild), amd64
+base=${kver%-*}
+top="$cache/headers-$kver"
+dir="$top/usr/src/linux-headers-$kver"
+
+if [ -f "$top/.ready" ]; then
+	echo "$dir"
+	exit 0
+fi
+
+exec 9>"$cache/.headers-lock"
+command -v flock >/dev/null && flock 9
+if [ -f "$top/.ready" ]; then
+	echo "$dir"
+	exit 0
+fi
+
+command -v apt-get >/dev/null || skip "no apt-get"
+command -v dpkg >/dev/null || skip "no dpkg"
+
+rm -rf "$top"
+dl="$top.download"
+rm -rf "$dl"
+mkdir -p "$dl"
+pkgs="linux-headers-$kver linux-headers-$base-common linux-kbuild-$base"
+# shellcheck disable=SC2086
+if ! (cd "$dl" && apt-get download -q $pkgs) >"$dl/apt.log" 2>&1; then
+	tail -n 3 "$dl/apt.log" >&2
+	rm -rf "$dl"
+	skip "cannot download $pkgs (no network to the Debian mirror?)"
+fi
+for deb in "$dl"/*.deb; do
+	dpkg -x "$deb" "$top" || die "dpkg -x $deb failed"
+done
+rm -rf "$dl"
+
+[ -f "$dir/Makefile" ] || die "no $dir/Makefile"
+# The flavour's Makefile includes the -common one by absolute path.
+sed -i "s#^include /usr/src/#include $top/usr/src/#" "$dir/Makefile"
+[ -d "$top/usr/src/linux-headers-$base-common" ] ||
+	die "no linux-headers-$base-common in the packages"
+touch "$top/.ready"
+echo "$dir"

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * refaccel: module, platform device and DRM accel driver registration.
+ *
+ * 6.12 has no faux device, so the module registers a platform device of
+ * its own and binds to it; /dev/accel/accelN appears when the DRM device
+ * is registered.
+ */
+#include <linux/dma-fence.h>
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_ioctl.h>
+
+#include "refaccel_accel.h"
+#include "refaccel_drv.h"
+
+static struct platform_device *refaccel_pdev;
+
+static const struct drm_ioctl_desc refaccel_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(REFACCEL_BO_CREATE, refaccel_bo_create_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(REFACCEL_BO_INFO, refaccel_bo_info_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(REFACCEL_SUBMIT, refaccel_submit_ioctl, 0),
+};
+
+DEFINE_DRM_ACCEL_FOPS(refaccel_fops);
+
+static const struct drm_driver refaccel_drm_driver = {
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ,
+	.fops = &refaccel_fops,
+	.ioctls = refaccel_ioctls,
+	.num_ioctls = ARRAY_SIZE(refaccel_ioctls),
+	DRM_GEM_SHMEM_DRIVER_OPS,
+	.name = REFACCEL_DRIVER_NAME,
+	.desc = "libaccel reference accelerator (software DMA engine)",
+	.major = 1,
+	.minor = 0,
+};
+
+static int refaccel_probe(struct platform_device *pdev)
+{
+	struct refaccel_device *rdev;
+	int ret;
+
+	/* PRIME import maps foreign dma-bufs for this device: any address. */
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+
+	rdev = devm_drm_dev_alloc(&pdev->dev, &refaccel_drm_driver,
+				  struct refaccel_device, drm);
+	if (IS_ERR(rdev))
+		return PTR_ERR(rdev);
+	mutex_init(&rdev->submit_lock);
+	rdev->fence_context = dma_fence_context_alloc(1);
+	rdev->wq = alloc_ordered_workqueue("refaccel", 0);
+	if (!rdev->wq)
+		return -ENOMEM;
+	rdev->free_wq = alloc_workqueue("refaccel-free", WQ_UNBOUND, 0);
+	if (!rdev->free_wq) {
+		ret = -ENOMEM;
+		goto err_wq;
+	}
+
+	ret = drm_dev_register(&rdev->drm, 0);
+	if (ret)
+		goto err_free_wq;
+	platform_set_drvdata(pdev, rdev);
+	return 0;
+
+err_free_wq:
+	destroy_workqueue(rdev->free_wq);
+err_wq:
+	destroy_workqueue(rdev->wq);
+	return ret;
+}
+
+static void refaccel_remove(struct platform_device *pdev)
+{
+	struct refaccel_device *rdev = platform_get_drvdata(pdev);
+
+	drm_dev_unregister(&rdev->drm);
+	/* No file is open (each holds the module): finish queued jobs. */
+	destroy_workqueue(rdev->wq);
+	destroy_workqueue(rdev->free_wq);
+	mutex_destroy(&rdev->submit_lock);
+}
+
+static struct platform_driver refaccel_platform_driver = {
+	.probe = refaccel_probe,
+	.remove = refaccel_remove,
+	.driver = {
+		.name = REFACCEL_DRIVER_NAME,
+	},
+};
+
+static int __init refaccel_init(void)
+{
+	int ret;
+
+	ret = platform_driver_register(&refaccel_platform_driver);
+	if (ret)
+		return ret;
+	refaccel_pdev = platform_device_register_simple(REFACCEL_DRIVER_NAME,
+							-1, NULL, 0);
+	if (IS_ERR(refaccel_pdev)) {
+		platform_driver_unregister(&refaccel_platform_driver);
+		return PTR_ERR(refaccel_pdev);
+	}
+	return 0;
+}
+
+static void __exit refaccel_exit(void)
+{
+	platform_device_unregister(refaccel_pdev);
+	platform_driver_unregister(&refaccel_platform_driver);
+}
+
+module_init(refaccel_init);
+module_exit(refaccel_exit);
+
+MODULE_DESCRIPTION("libaccel reference accel driver (software DMA engine)");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * refaccel: a reference DRM accel driver, a software "DMA engine" that
+ * copies and fills GEM shmem buffers in submission order. A test fixture
+ * for libaccel's accel backend.
+ */
+#ifndef REFACCEL_DRV_H
+#define REFACCEL_DRV_H
+
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+#include <drm/drm_device.h>
+
+struct drm_file;
+
+struct refaccel_device {
+	struct drm_device drm;
+	/* Jobs run here one at a time, in the order they were queued. */
+	struct workqueue_struct *wq;
+	/* Finished jobs are released here, off the engine. */
+	struct workqueue_struct *free_wq;
+	/*
+	 * Fences of one context must signal in seqno order: the seqno is
+	 * taken and the job queued under this lock.
+	 */
+	struct mutex submit_lock;
+	u64 fence_context;
+	u64 seqno;
+};
+
+static inline struct refaccel_device *to_refaccel(struct drm_device *drm)
+{
+	return container_of(drm, struct refaccel_device, drm);
+}
+
+int refaccel_bo_create_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file);
+int refaccel_bo_info_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *file);
+int refaccel_submit_ioctl(struct drm_device *drm, void *data,
+			  struct drm_file *file);
+
+#endif /* REFACCEL_DRV_H */

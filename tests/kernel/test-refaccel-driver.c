@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The refaccel driver's own ioctls, raw (no libaccel): buffers, mmap,
+ * copy/fill jobs, syncobj in/out fences and sync_files, implicit sync
+ * through reservation objects, PRIME with vgem and udmabuf, a chain of
+ * 1,000 jobs, and bad input. Runs in the VM tier after load.sh loaded
+ * the module; elsewhere it exits 77.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "test-common.h"
+#include "../sharing/peer.h"
+#include "uapi/drm/refaccel_accel.h"
+
+#define NODE "/dev/accel/accel0"
+#define SZ 65536u
+
+static int fd = -1;
+
+static int rioctl(unsigned long req, void *arg)
+{
+	int r;
+
+	do {
+		r = ioctl(fd, req, arg);
+	} while (r < 0 && (errno == EINTR || errno == EAGAIN));
+	return r < 0 ? -errno : 0;
+}
+
+static uint32_t bo_new(uint64_t size)
+{
+	struct drm_refaccel_bo_create c = { .size = size };
+
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_BO_CREATE, &c), 0);
+	assert_int_not_equal(c.handle, 0);
+	return c.handle;
+}
+
+static uint8_t *bo_map(uint32_t handle, uint64_t *ret_size)
+{
+	struct drm_refaccel_bo_info i = { .handle = handle };
+	void *p;
+
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_BO_INFO, &i), 0);
+	p = mmap(NULL, i.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)i.mmap_offset);
+	assert_true(p != MAP_FAILED);
+	*ret_size = i.size;
+	return p;
+}
+
+static void bo_close(uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	assert_int_equal(rioctl(DRM_IOCTL_GEM_CLOSE, &c), 0);
+}
+
+static uint32_t syncobj_new(void)
+{
+	uint32_t h;
+
+	assert_int_equal(drmSyncobjCreate(fd, 0, &h), 0);
+	return h;
+}
+
+static int submit_copy(uint32_t dst, uint64_t doff, uint32_t src,
+		       uint64_t soff, uint64_t size, const uint32_t *in,
+		       uint32_t n_in, uint32_t out)
+{
+	struct drm_refaccel_submit s = {
+		.op = REFACCEL_OP_COPY, .dst_handle = dst, .src_handle = src,
+		.dst_offset = doff, .src_offset = soff, .size = size,
+		.in_syncobjs = (uintptr_t)in, .in_syncobj_count = n_in,
+		.out_syncobj = out,
+	};
+
+	return rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &s);
+}
+
+static int submit_fill(uint32_t dst, uint64_t off, uint64_t size,
+		       uint32_t pattern, uint32_t out)
+{
+	struct drm_refaccel_submit s = {
+		.op = REFACCEL_OP_FILL, .dst_handle = dst, .dst_offset = off,
+		.size = size, .pattern_size = 4, .out_syncobj = out,
+	};
+
+	memcpy(s.pattern, &pattern, 4);
+	return rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &s);
+}
+
+static void syncobj_wait(uint32_t h)
+{
+	assert_int_equal(drmSyncobjWait(fd, &h, 1, INT64_MAX, 0, NULL), 0);
+}
+
+/* 1 signalled, 0 pending (poll with no timeout). */
+static int sync_file_signalled(int sf)
+{
+	struct pollfd p = { .fd = sf, .events = POLLIN };
+
+	return poll(&p, 1, 0);
+}
+
+static void check_u32(const uint8_t *p, uint64_t n, uint32_t v)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i += 4)
+		if (memcmp(p + i, &v, 4))
+			fail_msg("byte %llu: want 0x%08x", (unsigned long long)i,
+				 v);
+}
+
+static void test_version(void **state)
+{
+	drmVersionPtr v = drmGetVersion(fd);
+
+	(void)state;
+	assert_non_null(v);
+	assert_string_equal(v->name, REFACCEL_DRIVER_NAME);
+	drmFreeVersion(v);
+}
+
+static void test_buffers(void **state)
+{
+	uint64_t size;
+	uint32_t h = bo_new(SZ - 100);
+	uint8_t *p = bo_map(h, &size);
+	uint64_t i;
+
+	(void)state;
+	assert_int_equal(size, SZ); /* whole pages */
+	for (i = 0; i < size; i++)
+		if (p[i])
+			fail_msg("new buffer not zeroed at %llu",
+				 (unsigned long long)i);
+	memset(p, 0xab, size);
+	munmap(p, size);
+	p = bo_map(h, &size);
+	assert_int_equal(p[size - 1], 0xab);
+	munmap(p, size);
+	bo_close(h);
+}
+
+static void test_fill_copy(void **state)
+{
+	uint32_t a = bo_new(SZ), b = bo_new(SZ), s = syncobj_new();
+	uint64_t size;
+	uint8_t *pa = bo_map(a, &size), *pb = bo_map(b, &size);
+
+	(void)state;
+	assert_int_equal(submit_fill(a, 0, SZ, 0x11223344, 0), 0);
+	assert_int_equal(submit_fill(a, 4096, 8192, 0x55667788, 0), 0);
+	/* Implicitly after both fills (same buffer). */
+	assert_int_equal(submit_copy(b, 0, a, 0, SZ, NULL, 0, s), 0);
+	syncobj_wait(s);
+	check_u32(pb, 4096, 0x11223344);
+	check_u32(pb + 4096, 8192, 0x55667788);
+	check_u32(pb + 12288, SZ - 12288, 0x11223344);
+	/* Overlapping ranges of one buffer move like memmove. */
+	assert_int_equal(submit_copy(a, 4, a, 0, 4096, NULL, 0, s), 0);
+	syncobj_wait(s);
+	check_u32(pa + 4, 4096, 0x11223344);
+	munmap(pa, SZ);
+	munmap(pb, SZ);
+	bo_close(a);
+	bo_close(b);
+	drmSyncobjDestroy(fd, s);
+}
+
+/*
+ * A job blocked on a vgem fence (imported as a sync_file into a syncobj):
+ * its out-fence, exported as a sync_file at submit time, is unsignalled
+ * until the vgem fence signals, then signals.
+ */
+static void test_out_fence_before_completion(void **state)
+{
+	int card, dmabuf, in_sf, out_sf;
+	uint32_t vh, vfence, in = syncobj_new(), out = syncobj_new();
+	uint32_t a = bo_new(SZ), b = bo_new(SZ);
+	uint64_t vsize, size;
+	uint8_t *pb = bo_map(b, &size);
+
+	(void)state;
+	if (peer_vgem_open(&card) < 0)
+		skip();
+	assert_int_equal(peer_vgem_create(card, 4096, &vh, &vsize), 0);
+	assert_int_equal(peer_vgem_export(card, vh, true, &dmabuf), 0);
+	assert_int_equal(peer_vgem_attach(card, vh, true, &vfence), 0);
+	assert_int_equal(peer_export_sync_file(dmabuf, false, &in_sf), 0);
+	assert_int_equal(drmSyncobjImportSyncFile(fd, in, in_sf), 0);
+
+	assert_int_equal(submit_fill(a, 0, SZ, 0xcafef00d, 0), 0);
+	assert_int_equal(submit_copy(b, 0, a, 0, SZ, &in, 1, out), 0);
+	assert_int_equal(drmSyncobjExportSyncFile(fd, out, &out_sf), 0);
+	usleep(100000);
+	assert_int_equal(sync_file_signalled(out_sf), 0);
+	assert_int_equal(pb[0], 0);
+
+	assert_int_equal(peer_vgem_signal(card, vfence), 0);
+	assert_int_equal(poll(&(struct pollfd){ .fd = out_sf,
+						.events = POLLIN }, 1, 10000),
+			 1);
+	check_u32(pb, SZ, 0xcafef00d);
+
+	close(out_sf);
+	close(in_sf);
+	close(dmabuf);
+	peer_vgem_close(card, vh);
+	close(card);
+	munmap(pb, SZ);
+	bo_close(a);
+	bo_close(b);
+	drmSyncobjDestroy(fd, in);
+	drmSyncobjDestroy(fd, out);
+}
+
+/*
+ * Implicit sync both ways: a job reading a vgem buffer waits for vgem's
+ * write fence on it; the job's own fence shows on the dma-buf of the
+ * buffer it writes.
+ */
+static void test_implicit_sync(void **state)
+{
+	int card, vbuf, abuf, sf;
+	uint32_t vh, vfence, imp, b = bo_new(4096), out = syncobj_new();
+	uint64_t vsize, size;
+	uint8_t *vmap;
+
+	(void)state;
+	if (peer_vgem_open(&card) < 0)
+		skip();
+	assert_int_equal(peer_vgem_create(card, 4096, &vh, &vsize), 0);
+	vmap = peer_vgem_map(card, vh, vsize);
+	assert_non_null(vmap);
+	memset(vmap, 0x5a, 4096);
+	assert_int_equal(peer_vgem_export(card, vh, true, &vbuf), 0);
+	assert_int_equal(drmPrimeFDToHandle(fd, vbuf, &imp), 0);
+	assert_int_equal(peer_vgem_attach(card, vh, true, &vfence), 0);
+
+	assert_int_equal(submit_copy(b, 0, imp, 0, 4096, NULL, 0, out), 0);
+	/* Our fence is on the destination's dma-buf: a reader waits. */
+	assert_int_equal(drmPrimeHandleToFD(fd, b, DRM_CLOEXEC | DRM_RDWR,
+					    &abuf), 0);
+	assert_int_equal(peer_export_sync_file(abuf, false, &sf), 0);
+	usleep(100000);
+	assert_int_equal(sync_file_signalled(sf), 0);
+	assert_int_equal(drmSyncobjWait(fd, &out, 1, 0, 0, NULL), -ETIME);
+
+	assert_int_equal(peer_vgem_signal(card, vfence), 0);
+	syncobj_wait(out);
+	assert_int_equal(poll(&(struct pollfd){ .fd = sf, .events = POLLIN },
+			      1, 10000), 1);
+	{
+		uint8_t *pb = bo_map(b, &size);
+
+		check_u32(pb, 4096, 0x5a5a5a5a);
+		munmap(pb, size);
+	}
+	close(sf);
+	close(abuf);
+	close(vbuf);
+	munmap(vmap, vsize);
+	bo_close(imp);
+	peer_vgem_close(card, vh);
+	close(card);
+	bo_close(b);
+	drmSyncobjDestroy(fd, out);
+}
+
+/* Our buffers in vgem, a udmabuf in ours, and our own export back. */
+static void test_prime(void **state)
+{
+	int dmabuf, memfd, ubuf, card;
+	uint32_t a = bo_new(SZ), self, uh, vh, s = syncobj_new();
+	uint64_t size;
+	uint8_t *p;
+
+	(void)state;
+	assert_int_equal(submit_fill(a, 0, SZ, 0x01020304, s), 0);
+	syncobj_wait(s);
+	assert_int_equal(drmPrimeHandleToFD(fd, a, DRM_CLOEXEC | DRM_RDWR,
+					    &dmabuf), 0);
+	/* Self-import is the same object. */
+	assert_int_equal(drmPrimeFDToHandle(fd, dmabuf, &self), 0);
+	assert_int_equal(self, a);
+	p = peer_mmap(dmabuf, SZ, false);
+	assert_non_null(p);
+	check_u32(p, SZ, 0x01020304);
+	munmap(p, SZ);
+	if (peer_vgem_open(&card) == 0) {
+		assert_int_equal(peer_vgem_import(card, dmabuf, &vh), 0);
+		peer_vgem_close(card, vh);
+		close(card);
+	}
+
+	if (peer_have_udmabuf()) {
+		assert_int_equal(peer_memfd(SZ, &memfd), 0);
+		assert_int_equal(peer_udmabuf(memfd, 0, SZ, &ubuf), 0);
+		assert_int_equal(drmPrimeFDToHandle(fd, ubuf, &uh), 0);
+		assert_int_equal(submit_copy(uh, 0, a, 0, SZ, NULL, 0, s), 0);
+		syncobj_wait(s);
+		p = mmap(NULL, SZ, PROT_READ, MAP_SHARED, memfd, 0);
+		assert_true(p != MAP_FAILED);
+		check_u32(p, SZ, 0x01020304);
+		munmap(p, SZ);
+		bo_close(uh);
+		close(ubuf);
+		close(memfd);
+	}
+	close(dmabuf);
+	bo_close(a);
+	drmSyncobjDestroy(fd, s);
+	(void)size;
+}
+
+/* 1,000 jobs, each waiting on the previous one's syncobj. */
+static void test_chain(void **state)
+{
+	uint32_t bo[2] = { bo_new(4096), bo_new(4096) };
+	uint32_t so[2] = { syncobj_new(), syncobj_new() };
+	uint64_t size;
+	uint8_t *p;
+	int i;
+
+	(void)state;
+	assert_int_equal(submit_fill(bo[0], 0, 4096, 0xfeedbeef, so[0]), 0);
+	for (i = 1; i <= 1000; i++) {
+		uint32_t in = so[(i - 1) % 2];
+
+		assert_int_equal(submit_copy(bo[i % 2], 0, bo[(i - 1) % 2], 0,
+					     4096, &in, 1, so[i % 2]), 0);
+	}
+	syncobj_wait(so[0]);
+	p = bo_map(bo[0], &size);
+	check_u32(p, 4096, 0xfeedbeef);
+	munmap(p, size);
+	bo_close(bo[0]);
+	bo_close(bo[1]);
+	drmSyncobjDestroy(fd, so[0]);
+	drmSyncobjDestroy(fd, so[1]);
+}
+
+static void test_bad_input(void **state)
+{
+	uint32_t a = bo_new(4096), s = syncobj_new(), empty = syncobj_new();
+	uint32_t many[REFACCEL_MAX_IN_SYNCOBJS + 1] = { 0 };
+	struct drm_refaccel_bo_create c = { .size = 4096 };
+	struct drm_refaccel_bo_info info = { .handle = 9999 };
+	struct drm_refaccel_submit sub = { .op = REFACCEL_OP_COPY,
+					   .dst_handle = a, .src_handle = a,
+					   .size = 16 };
+
+	(void)state;
+	c.flags = 1;
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_BO_CREATE, &c), -EINVAL);
+	c.flags = 0;
+	c.size = 0;
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_BO_CREATE, &c), -EINVAL);
+	c.size = UINT64_MAX;
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_BO_CREATE, &c), -E2BIG);
+	c.size = 1ull << 50;
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_BO_CREATE, &c), -E2BIG);
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_BO_INFO, &info), -ENOENT);
+	info.handle = a;
+	info.flags = 2;
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_BO_INFO, &info), -EINVAL);
+
+	/* Handles, ranges, sizes. */
+	assert_int_equal(submit_copy(9999, 0, a, 0, 16, NULL, 0, 0), -ENOENT);
+	assert_int_equal(submit_copy(a, 0, 9999, 0, 16, NULL, 0, 0), -ENOENT);
+	assert_int_equal(submit_copy(a, 4090, a, 0, 16, NULL, 0, 0), -EINVAL);
+	assert_int_equal(submit_copy(a, 0, a, 4096, 1, NULL, 0, 0), -EINVAL);
+	assert_int_equal(submit_copy(a, UINT64_MAX, a, 0, 2, NULL, 0, 0),
+			 -EINVAL);
+	assert_int_equal(submit_copy(a, 0, a, 0, UINT64_MAX, NULL, 0, 0),
+			 -EINVAL);
+	assert_int_equal(submit_copy(a, 0, a, 0, 0, NULL, 0, 0), -EINVAL);
+	assert_int_equal(submit_fill(a, 0, 4096, 0, 9999), -ENOENT);
+	/* Fences. */
+	assert_int_equal(submit_copy(a, 0, a, 0, 16, many,
+				     REFACCEL_MAX_IN_SYNCOBJS + 1, 0), -E2BIG);
+	assert_int_equal(submit_copy(a, 0, a, 0, 16, many, 1, 0), -ENOENT);
+	assert_int_equal(submit_copy(a, 0, a, 0, 16, &empty, 1, 0), -EINVAL);
+	assert_int_equal(submit_copy(a, 0, a, 0, 16, (uint32_t *)8, 1, 0),
+			 -EFAULT);
+	/* Flags, op, padding, fill patterns. */
+	sub.flags = 1;
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &sub), -EINVAL);
+	sub.flags = 0;
+	sub.pad = 1;
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &sub), -EINVAL);
+	sub.pad = 0;
+	sub.op = 77;
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &sub), -EINVAL);
+	sub.op = REFACCEL_OP_FILL;
+	sub.pattern_size = 0;
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &sub), -EINVAL);
+	sub.pattern_size = REFACCEL_MAX_PATTERN + 1;
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &sub), -EINVAL);
+	sub.pattern_size = 3; /* 16 is no multiple of 3 */
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &sub), -EINVAL);
+	sub.pattern_size = 4;
+	sub.out_syncobj = s;
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &sub), 0);
+	syncobj_wait(s);
+
+	bo_close(a);
+	drmSyncobjDestroy(fd, s);
+	drmSyncobjDestroy(fd, empty);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_buffers),
+		cmocka_unit_test(test_fill_copy),
+		cmocka_unit_test(test_out_fence_before_completion),
+		cmocka_unit_test(test_implicit_sync),
+		cmocka_unit_test(test_prime),
+		cmocka_unit_test(test_chain),
+		cmocka_unit_test(test_bad_input),
+	};
+	int r;
+
+	fd = open(NODE, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		printf("SKIP: cannot open %s: %s (refaccel not loaded)\n",
+		       NODE, strerror(errno));
+		return TEST_EXIT_SKIP;
+	}
+	r = TEST_RUN_GROUP("refaccel-driver", tests);
+	close(fd);
+	return r;
+}
