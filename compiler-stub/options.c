@@ -164,8 +164,9 @@ int accelc_parse_options(const char *options, struct accelc_build_opts *out,
 			o.opt_disable = true;
 			known = true;
 		} else if (!strcmp(w, "-cl-kernel-arg-info") ||
-			   !strcmp(w, "-cl-strict-aliasing")) {
-			/* always on / deprecated no-op */
+			   !strcmp(w, "-cl-strict-aliasing") ||
+			   !strcmp(w, "-cl-no-subgroup-ifp")) {
+			/* always on / deprecated no-op / no subgroups here */
 			known = true;
 		} else {
 			for (size_t i = 0; i < sizeof(passthrough) /
@@ -196,6 +197,8 @@ int accelc_parse_options(const char *options, struct accelc_build_opts *out,
 	/* the vector ABI warnings concern calls between objects, and every
 	 * call here is inlined: they would only make -Werror fail */
 	argv_add(&o.clang_args, "-Wno-psabi");
+	/* the device's OpenCL version, which clang leaves to us */
+	argv_add(&o.clang_args, "-D__OPENCL_VERSION__=300");
 	if (o.cl_std >= 300)
 		for (size_t i = 0; i < sizeof(cl30_features) /
 		     sizeof(cl30_features[0]); i++)

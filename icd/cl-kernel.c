@@ -317,6 +317,46 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k,
 
 /* ---- queries ------------------------------------------------------------- */
 
+/*
+ * CL_KERNEL_ATTRIBUTES: the attributes as the source would write them,
+ * space-separated (the spec's form), from any built device's kernel.
+ */
+static cl_int kernel_attributes(cl_kernel k, size_t size, void *value,
+				size_t *size_ret)
+{
+	char attrs[256] = "";
+	const char *vec = "";
+	uint64_t hint[3] = { 0 };
+	size_t len = 0;
+
+	for (cl_uint i = 0; i < k->prog->n_devices; i++)
+		if (k->k[i]) {
+			accel_kernel_get_hints(k->k[i], hint, &vec);
+			break;
+		}
+	if (k->reqd[0])
+		len += (size_t)snprintf(attrs + len, sizeof(attrs) - len,
+			"reqd_work_group_size(%llu,%llu,%llu) ",
+			(unsigned long long)k->reqd[0],
+			(unsigned long long)k->reqd[1],
+			(unsigned long long)k->reqd[2]);
+	if (hint[0] && len < sizeof(attrs))
+		len += (size_t)snprintf(attrs + len, sizeof(attrs) - len,
+			"work_group_size_hint(%llu,%llu,%llu) ",
+			(unsigned long long)hint[0],
+			(unsigned long long)hint[1],
+			(unsigned long long)hint[2]);
+	if (*vec && len < sizeof(attrs))
+		len += (size_t)snprintf(attrs + len, sizeof(attrs) - len,
+					"vec_type_hint(%s) ", vec);
+	if (len >= sizeof(attrs))
+		len = sizeof(attrs) - 1;
+	/* no trailing space */
+	if (len)
+		attrs[len - 1] = '\0';
+	return icd_info_string(size, value, size_ret, attrs);
+}
+
 cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param,
 				   size_t size, void *value, size_t *size_ret)
 {
@@ -339,17 +379,8 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param,
 		return icd_info_ptr(size, value, size_ret, k->prog->ctx);
 	case CL_KERNEL_PROGRAM:
 		return icd_info_ptr(size, value, size_ret, k->prog);
-	case CL_KERNEL_ATTRIBUTES: {
-		char attrs[96] = "";
-
-		if (k->reqd[0])
-			snprintf(attrs, sizeof(attrs),
-				 "reqd_work_group_size(%llu,%llu,%llu)",
-				 (unsigned long long)k->reqd[0],
-				 (unsigned long long)k->reqd[1],
-				 (unsigned long long)k->reqd[2]);
-		return icd_info_string(size, value, size_ret, attrs);
-	}
+	case CL_KERNEL_ATTRIBUTES:
+		return kernel_attributes(k, size, value, size_ret);
 	default:
 		return CL_INVALID_VALUE;
 	}

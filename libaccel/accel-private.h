@@ -227,6 +227,8 @@ struct accel_kernel_def {
 	struct accel_kernel_arg_desc *args; /* strings owned */
 	uint64_t static_local_size;
 	uint64_t reqd_wg_size[3];
+	uint64_t wg_size_hint[3];
+	char *vec_type_hint;                /* "" if none */
 };
 
 struct accel_program {

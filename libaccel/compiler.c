@@ -183,6 +183,9 @@ static int describe_kernels(struct accel_compiler *c,
 		descs[i].static_local_size = k->static_local_size;
 		memcpy(descs[i].reqd_work_group_size, k->reqd_work_group_size,
 		       sizeof(descs[i].reqd_work_group_size));
+		memcpy(descs[i].work_group_size_hint, k->work_group_size_hint,
+		       sizeof(descs[i].work_group_size_hint));
+		descs[i].vec_type_hint = k->vec_type_hint;
 		if (!descs[i].fn) {
 			i++;
 			goto fail;

@@ -161,6 +161,20 @@ ACCEL_EXPORT int accel_kernel_get_wg_info(struct accel_kernel *kernel,
 	return 0;
 }
 
+ACCEL_EXPORT int accel_kernel_get_hints(struct accel_kernel *kernel,
+					uint64_t work_group_size_hint[3],
+					const char **vec_type_hint)
+{
+	if (!kernel)
+		return -EINVAL;
+	if (work_group_size_hint)
+		memcpy(work_group_size_hint, kernel->def->wg_size_hint,
+		       sizeof(kernel->def->wg_size_hint));
+	if (vec_type_hint)
+		*vec_type_hint = kernel->def->vec_type_hint;
+	return 0;
+}
+
 /* Common checks of the set_arg calls: index, then kind. */
 static int arg_check(struct accel_kernel *kernel, uint32_t index,
 		     enum accel_kernel_arg_kind kind)

@@ -26,6 +26,7 @@ static void kernel_def_clear(struct accel_kernel_def *def)
 	}
 	free(def->args);
 	free(def->name);
+	free(def->vec_type_hint);
 }
 
 static int copy_arg(struct accel_device *dev,
@@ -80,6 +81,7 @@ static int copy_kernel(struct accel_device *dev,
 		       struct accel_kernel_def *out)
 {
 	const uint64_t *reqd = in->reqd_work_group_size;
+	const char *hint = "";
 	uint64_t arg_bytes = 0;
 	uint32_t i;
 	int r;
@@ -106,8 +108,19 @@ static int copy_kernel(struct accel_device *dev,
 	out->flags = in->flags;
 	out->static_local_size = in->static_local_size;
 	memcpy(out->reqd_wg_size, reqd, sizeof(out->reqd_wg_size));
+	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
+					work_group_size_hint) +
+				       sizeof(in->work_group_size_hint))
+		memcpy(out->wg_size_hint, in->work_group_size_hint,
+		       sizeof(out->wg_size_hint));
+	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
+					vec_type_hint) +
+				       sizeof(in->vec_type_hint) &&
+	    in->vec_type_hint)
+		hint = in->vec_type_hint;
 	out->name = strdup(in->name);
-	if (!out->name)
+	out->vec_type_hint = strdup(hint);
+	if (!out->name || !out->vec_type_hint)
 		return -ENOMEM;
 	if (in->n_args) {
 		out->args = calloc(in->n_args, sizeof(*out->args));

@@ -102,6 +102,13 @@ struct accel_native_kernel_desc {
 	uint64_t static_local_size;
 	/** required work-group size, all 0 if none */
 	uint64_t reqd_work_group_size[3];
+	/*
+	 * Optional from here on (a smaller struct_size leaves them unset).
+	 */
+	/** work-group size hint, all 0 if none */
+	uint64_t work_group_size_hint[3];
+	/** vector type hint as an OpenCL C type name ("float4"), or NULL */
+	const char *vec_type_hint;
 };
 
 /**
@@ -241,6 +248,19 @@ int accel_kernel_get_arg_desc(struct accel_kernel *kernel, uint32_t index,
 int accel_kernel_get_wg_info(struct accel_kernel *kernel,
 			     uint64_t *static_local_size,
 			     uint64_t reqd_work_group_size[3], uint32_t *flags);
+
+/**
+ * The kernel's hints for the runtime (OpenCL's work_group_size_hint and
+ * vec_type_hint attributes). Any out-pointer may be NULL.
+ *
+ * @param[out] work_group_size_hint all 0 if the kernel gives none
+ * @param[out] vec_type_hint type name ("float4"), "" if none; lives as
+ *             long as the kernel
+ * @return 0 or -EINVAL (NULL @p kernel)
+ */
+int accel_kernel_get_hints(struct accel_kernel *kernel,
+			   uint64_t work_group_size_hint[3],
+			   const char **vec_type_hint);
 
 /**
  * Set a buffer argument. @p buf may be NULL (the kernel sees NULL). The

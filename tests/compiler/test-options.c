@@ -104,6 +104,12 @@ static void test_options(void **state)
 	assert_int_equal(out[1], 7);
 	assert_int_equal(out[8], 11);
 
+	/* the device's OpenCL version; subgroup IFP: nothing to disable */
+	accel_program_unref(ct_build(env,
+		"#if __OPENCL_VERSION__ != 300\n#error version\n#endif\n"
+		"kernel void v(global int *o) { o[0] = 1; }\n",
+		"-cl-no-subgroup-ifp"));
+
 	/* -Werror turns a warning into a failed build, -w silences it */
 	static const char warn_src[] =
 		"kernel void w(global int *o) { int unused; o[0] = 1; }\n"

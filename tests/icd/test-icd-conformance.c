@@ -226,6 +226,30 @@ static void atomic_features_match_macros(void **state)
 	one_kernel_teardown(&o);
 }
 
+/* api/kernel_attributes: every attribute the source gives, in its form */
+static void kernel_attributes(void **state)
+{
+	static const char src[] =
+		"__kernel __attribute__((vec_type_hint(uchar2)))\n"
+		"__attribute__((work_group_size_hint(8, 2, 1)))\n"
+		"__attribute__((reqd_work_group_size(4, 1, 1)))\n"
+		"void k(global int *out) { out[get_global_id(0)] = 1; }\n";
+	struct icd_env *env = *state;
+	char attrs[256] = "";
+	struct one_kernel o;
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	one_kernel_setup(env, &o, src, "", 64);
+	CL_OK(clGetKernelInfo(o.k, CL_KERNEL_ATTRIBUTES, sizeof(attrs), attrs,
+			      NULL));
+	assert_non_null(strstr(attrs, "vec_type_hint(uchar2)"));
+	assert_non_null(strstr(attrs, "work_group_size_hint(8,2,1)"));
+	assert_non_null(strstr(attrs, "reqd_work_group_size(4,1,1)"));
+	assert_true(attrs[strlen(attrs) - 1] != ' ');
+	one_kernel_teardown(&o);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
@@ -234,6 +258,7 @@ int main(void)
 		T(max_parameter_size_reachable),
 		T(null_global_size_is_no_work),
 		T(atomic_features_match_macros),
+		T(kernel_attributes),
 	};
 #undef T
 
