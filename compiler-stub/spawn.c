@@ -26,7 +26,7 @@ static int64_t now_ms(void)
 
 /* Only async-signal-safe calls: the caller may be multi-threaded. */
 static __attribute__((noreturn)) void child(char *const argv[], int out,
-					    uint32_t timeout_ms)
+					    uint32_t timeout_ms, bool limit_as)
 {
 	struct rlimit cpu = { timeout_ms / 1000 + 1, timeout_ms / 1000 + 2 };
 	/* an object or bitcode file above this is an attack, not a kernel */
@@ -35,6 +35,8 @@ static __attribute__((noreturn)) void child(char *const argv[], int out,
 	/*
 	 * clang needs a few hundred MiB for any real kernel; a macro bomb
 	 * would take the machine's memory before the deadline ends it.
+	 * Not when the application preloads a tool into its children
+	 * (sanitizer runtimes reserve terabytes of address space).
 	 */
 	struct rlimit as = { 4ul << 30, 4ul << 30 };
 	int null;
@@ -47,7 +49,8 @@ static __attribute__((noreturn)) void child(char *const argv[], int out,
 	setrlimit(RLIMIT_CPU, &cpu);
 	setrlimit(RLIMIT_FSIZE, &fsize);
 	setrlimit(RLIMIT_CORE, &core);
-	setrlimit(RLIMIT_AS, &as);
+	if (limit_as)
+		setrlimit(RLIMIT_AS, &as);
 	/* fds of the host application that lack O_CLOEXEC stay with it */
 	close_range(3, ~0u, 0);
 	signal(SIGPIPE, SIG_DFL);
@@ -65,7 +68,7 @@ int accelc_spawn(char *const argv[], struct strbuf *log, uint32_t timeout_ms)
 {
 	int64_t deadline = now_ms() + timeout_ms;
 	int pfd[2], status, r = 0;
-	bool timed_out = false;
+	bool timed_out = false, limit_as = !getenv("LD_PRELOAD");
 	pid_t pid;
 
 	if (pipe2(pfd, O_CLOEXEC) < 0)
@@ -78,7 +81,7 @@ int accelc_spawn(char *const argv[], struct strbuf *log, uint32_t timeout_ms)
 		return r;
 	}
 	if (pid == 0)
-		child(argv, pfd[1], timeout_ms);
+		child(argv, pfd[1], timeout_ms, limit_as);
 	/* both sides set the group, so a kill never misses it */
 	setpgid(pid, pid);
 	close(pfd[1]);

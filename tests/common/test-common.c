@@ -125,6 +125,27 @@ int test_group_teardown(void **state)
 	return 0;
 }
 
+bool test_group_fds_settle(int ms)
+{
+	static int now[MAX_FDS];
+	int n, i;
+
+	for (;;) {
+		bool same;
+
+		n = list_fds(now, MAX_FDS);
+		same = n == group_n_fds;
+		for (i = 0; same && i < n; i++)
+			same = fd_in(now[i], group_fds, group_n_fds);
+		if (same)
+			return true;
+		if (ms <= 0)
+			return false;
+		usleep(10 * 1000);
+		ms -= 10;
+	}
+}
+
 int test_run_group(const char *name, const struct CMUnitTest *tests, size_t n)
 {
 	int r;

@@ -49,6 +49,12 @@ int test_run_group(const char *name, const struct CMUnitTest *tests,
 #define TEST_RUN_GROUP(name, tests)                                            \
 	test_run_group((name), (tests), TEST_ARRAY_SIZE(tests))
 
+/*
+ * Wait up to @p ms for the open fds to be the group's at setup again
+ * (helper threads of a test library may close theirs late); true if so.
+ */
+bool test_group_fds_settle(int ms);
+
 /* Number of open fds of this process (for checks inside one test). */
 int test_count_fds(void);
 

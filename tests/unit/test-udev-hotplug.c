@@ -474,6 +474,7 @@ int main(int argc, char **argv)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_unplug_in_use, setup,
 						teardown),
+		cmocka_unit_test(udev_testbed_settle),
 	};
 
 	return udev_testbed_main(argc, argv, "udev-hotplug", tests,

@@ -677,6 +677,7 @@ int main(int argc, char **argv)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_enumerate_no_sysfs, setup,
 						teardown),
+		cmocka_unit_test(udev_testbed_settle),
 	};
 
 	return udev_testbed_main(argc, argv, "udev", tests,

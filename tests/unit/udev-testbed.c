@@ -260,6 +260,14 @@ static void reexec_under_umockdev(int argc, char **argv)
 }
 
 
+void udev_testbed_settle(void **state)
+{
+	(void)state;
+	/* a leak of ours stays: the group's fd check still reports it */
+	if (!test_group_fds_settle(5000))
+		printf("# fds still differ from the group's start\n");
+}
+
 int udev_testbed_main(int argc, char **argv, const char *name,
 		      const struct CMUnitTest *tests, size_t n)
 {

@@ -49,6 +49,13 @@ int candidate_find(struct accel_context *ctx, const char *sysname);
 bool file_contains(const char *path, const char *needle);
 
 /*
+ * The last test of a group: umockdev serves opens of its device nodes on
+ * sockets from its own thread and closes its ends some time after ours;
+ * wait (up to 5 s) for the fds to be the group's at setup again.
+ */
+void udev_testbed_settle(void **state);
+
+/*
  * main(): re-execute under umockdev-wrapper if needed (skip, 77, without
  * it), build the standard testbed, run the group.
  */
