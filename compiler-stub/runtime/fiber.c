@@ -5,10 +5,12 @@
  * a barrier switches to the next work-item, round robin, so that when
  * the last one reaches the barrier the first one resumes past it.
  *
- * Stacks (with a guard page each) are cached per thread, freed at thread
- * exit through __cxa_thread_atexit_impl, which also keeps the shared
- * object loaded until then.
+ * Stack sets (a guard page below each stack) are cached in a few slots
+ * of the shared object, taken and given back with atomic exchanges, and
+ * freed by its destructor. No thread-local storage: a TLS cache freed at
+ * thread exit would pin the object until every worker thread ends.
  */
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -37,13 +39,11 @@ struct fiber_group {
 struct stack_cache {
 	uint8_t *base;
 	size_t n;      /* stacks mapped */
-	void **sp;
+	void **sp;     /* n saved stack pointers, then n finished flags */
 	uint8_t *finished;
-	int registered;
 };
 
 HIDDEN void accelc_fiber_switch(void **save, void *to);
-int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
 
 /* Saves callee-saved registers, MXCSR and the x87 control word on the
  * current stack, stores the stack pointer to *save (rdi) and resumes the
@@ -83,52 +83,74 @@ __asm__(".text\n"
 	"	ud2\n"
 	".size accelc_fiber_start, .-accelc_fiber_start\n");
 
-static __thread struct stack_cache cache;
-static char dso_anchor;
+#define CACHE_SLOTS 8
 
-static void cache_free(void *p)
+static struct stack_cache *_Atomic cache_slots[CACHE_SLOTS];
+
+static void cache_destroy(struct stack_cache *c)
 {
-	struct stack_cache *c = p;
-
-	if (c->base)
-		munmap(c->base, c->n * (FIBER_STACK + GUARD));
-	if (c->sp)
-		munmap(c->sp, c->n * (sizeof(void *) + 1));
-	memset(c, 0, sizeof(*c));
+	munmap(c->base, c->n * (FIBER_STACK + GUARD));
+	/* the record itself lives at the start of the metadata mapping */
+	munmap(c, sizeof(*c) + c->n * (sizeof(void *) + 1));
 }
 
-static int cache_get(uint64_t n)
+/* A set of at least @p n stacks, cached or new; NULL when out of memory. */
+static struct stack_cache *cache_take(uint64_t n)
 {
 	size_t bytes = n * (FIBER_STACK + GUARD);
+	struct stack_cache *c;
 	uint8_t *base;
 	void *meta;
 
-	if (cache.n >= n)
-		return 0;
-	cache_free(&cache);
+	for (int i = 0; i < CACHE_SLOTS; i++) {
+		c = atomic_exchange(&cache_slots[i], NULL);
+		if (!c)
+			continue;
+		if (c->n >= n)
+			return c;
+		cache_destroy(c);
+	}
 	base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
 		    -1, 0);
 	if (base == MAP_FAILED)
-		return -1;
-	meta = mmap(NULL, n * (sizeof(void *) + 1), PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		return NULL;
+	meta = mmap(NULL, sizeof(*c) + n * (sizeof(void *) + 1),
+		    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (meta == MAP_FAILED) {
 		munmap(base, bytes);
-		return -1;
+		return NULL;
 	}
 	/* the guard page sits below each stack: stacks grow down */
 	for (uint64_t i = 0; i < n; i++)
 		mprotect(base + i * (FIBER_STACK + GUARD), GUARD, PROT_NONE);
-	cache.base = base;
-	cache.n = n;
-	cache.sp = meta;
-	cache.finished = (uint8_t *)meta + n * sizeof(void *);
-	if (!cache.registered) {
-		__cxa_thread_atexit_impl(cache_free, &cache, &dso_anchor);
-		cache.registered = 1;
+	c = meta;
+	c->base = base;
+	c->n = n;
+	c->sp = (void **)(c + 1);
+	c->finished = (uint8_t *)(c->sp + n);
+	return c;
+}
+
+static void cache_give(struct stack_cache *c)
+{
+	for (int i = 0; i < CACHE_SLOTS; i++) {
+		struct stack_cache *empty = NULL;
+
+		if (atomic_compare_exchange_strong(&cache_slots[i], &empty, c))
+			return;
 	}
-	return 0;
+	cache_destroy(c);
+}
+
+__attribute__((destructor)) static void cache_fini(void)
+{
+	for (int i = 0; i < CACHE_SLOTS; i++) {
+		struct stack_cache *c = atomic_exchange(&cache_slots[i], NULL);
+
+		if (c)
+			cache_destroy(c);
+	}
 }
 
 static uint64_t next_live(struct fiber_group *g, uint64_t me)
@@ -203,6 +225,7 @@ int __accelc_fiber_run(void **args, const struct accel_wg_ctx *ctx,
 		.n = ctx->local_size[0] * ctx->local_size[1] *
 		     ctx->local_size[2],
 	};
+	struct stack_cache *c;
 
 	if (g.n == 0)
 		return 0;
@@ -213,17 +236,19 @@ int __accelc_fiber_run(void **args, const struct accel_wg_ctx *ctx,
 		fn(args, ctx, 0, 0, 0, &g);
 		return 0;
 	}
-	if (cache_get(g.n) < 0)
+	c = cache_take(g.n);
+	if (!c)
 		return -1;
-	g.sp = cache.sp;
-	g.finished = cache.finished;
+	g.sp = c->sp;
+	g.finished = c->finished;
 	for (uint64_t i = 0; i < g.n; i++) {
-		uint8_t *top = cache.base + (i + 1) * (FIBER_STACK + GUARD);
+		uint8_t *top = c->base + (i + 1) * (FIBER_STACK + GUARD);
 
 		g.sp[i] = initial_frame(top, &g);
 		g.finished[i] = 0;
 	}
 	g.cur = 0;
 	accelc_fiber_switch(&g.main_sp, g.sp[0]);
+	cache_give(c);
 	return 0;
 }
