@@ -90,8 +90,14 @@ int accelc_frontend(const char *clang, const struct accelc_build_opts *bo,
 	argv_add(&a, "x86_64-unknown-linux-gnu");
 	argv_add(&a, "-emit-llvm");
 	argv_add(&a, "-c");
-	/* not -O0, which marks everything optnone */
+	/*
+	 * not -O0, which marks everything optnone; -funroll-loops, as -O1
+	 * alone tags every loop llvm.loop.unroll.disable, and our O3 must
+	 * unroll a kernel's small loops for the work-item loop around them
+	 * to vectorise
+	 */
 	argv_add(&a, "-O1");
+	argv_add(&a, "-funroll-loops");
 	argv_add(&a, "-Xclang");
 	argv_add(&a, "-disable-llvm-passes");
 	argv_add(&a, "-fPIC");
