@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,31 @@ static bool self_contained(const char *text, size_t len)
 	return true;
 }
 
+/*
+ * The builtins library and fiber runtime (megabytes of bitcode), this
+ * module's and libLLVM's files are part of every key but never change in
+ * a process (dladdr() alone is a visible cost): hash them once.
+ */
+static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
+static uint8_t runtime_digest[ACCELC_SHA256_SIZE];
+
+static void hash_runtime(void)
+{
+	struct accelc_sha256 h;
+
+	accelc_sha256_init(&h);
+	accelc_sha256_update(&h, accelc_builtins_bc,
+			     (size_t)(accelc_builtins_bc_end -
+				      accelc_builtins_bc));
+	accelc_sha256_update(&h, accelc_fiber_bc,
+			     (size_t)(accelc_fiber_bc_end - accelc_fiber_bc));
+	/* on failure the digest stays zero: keys are still per source */
+	/* this compiler and libLLVM as loaded: they cannot change either */
+	hash_object_of(&h, (const void *)accelc_cache_key);
+	hash_object_of(&h, (const void *)LLVMContextCreate);
+	accelc_sha256_final(&h, runtime_digest);
+}
+
 /* Everything but the source itself. */
 static void hash_build(struct accelc_sha256 *h, const char *kind,
 		       const struct accelc_options *o, const char *clang,
@@ -145,35 +171,27 @@ static void hash_build(struct accelc_sha256 *h, const char *kind,
 	accelc_sha256_str(h, cpu);
 	accelc_sha256_str(h, features);
 	hash_file_id(h, clang);
-	hash_object_of(h, (const void *)accelc_cache_key);
-	hash_object_of(h, (const void *)LLVMContextCreate);
-	accelc_sha256_update(h, accelc_builtins_bc,
-			     (size_t)(accelc_builtins_bc_end -
-				      accelc_builtins_bc));
-	accelc_sha256_update(h, accelc_fiber_bc,
-			     (size_t)(accelc_fiber_bc_end - accelc_fiber_bc));
+	pthread_once(&runtime_once, hash_runtime);
+	accelc_sha256_update(h, runtime_digest, sizeof(runtime_digest));
 }
 
 int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
 		     const struct accelc_options *o, const char *cpu,
-		     const char *features, const char *src, const char *dir,
+		     const char *features, const char *text, size_t len,
+		     const char *src, const char *dir,
 		     uint8_t key[ACCELC_SHA256_SIZE])
 {
 	struct accelc_sha256 h;
-	char *out, *text;
-	size_t len;
+	char *out;
 	int r;
 
-	r = accelc_read_file(src, (void **)&text, &len);
-	if (r)
-		return r;
 	if (self_contained(text, len)) {
 		hash_build(&h, "source", o, clang, cpu, features);
 		accelc_sha256_update(&h, text, len);
-		free(text);
 		return accelc_sha256_final(&h, key);
 	}
-	free(text);
+	if (!src || !dir)
+		return -EAGAIN;
 
 	if (asprintf(&out, "%s/source.i", dir) < 0)
 		return -ENOMEM;

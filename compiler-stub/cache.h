@@ -63,12 +63,16 @@ void accelc_cache_store(struct accelc_cache *c, const char *log,
  * predefined macros, so the clang version and language options count),
  * the build options, the target CPU and features, the work-group ABI and
  * container versions, the LLVM version, the identity of clang, libLLVM
- * and this compiler, and the builtins. Uses @p dir for clang's output.
- * @return 0, -ENOEXEC (clang -E failed: build uncached), -ENOMEM, -errno
+ * and this compiler, and the builtins. A source @p text that includes
+ * nothing is hashed as it is; otherwise clang -E runs on the file @p src
+ * with its output in @p dir.
+ * @return 0, -EAGAIN (the source includes files: give @p src and @p dir),
+ *         -ENOEXEC (clang -E failed: build uncached), -ENOMEM, -errno
  */
 int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
 		     const struct accelc_options *o, const char *cpu,
-		     const char *features, const char *src, const char *dir,
+		     const char *features, const char *text, size_t len,
+		     const char *src, const char *dir,
 		     uint8_t key[ACCELC_SHA256_SIZE]);
 
 /* A whole file, malloc'ed, NUL-terminated (compile.c). @return 0, -errno */

@@ -305,6 +305,25 @@ static int make_container(struct job *j)
 					   j->log);
 }
 
+/*
+ * The private directory and the source file the tools need: made only
+ * when the build runs (or its key needs clang -E), not for cache hits.
+ */
+static int prepare_files(struct job *j, const char *source, size_t len)
+{
+	int r;
+
+	r = make_dir(&j->o, &j->dir);
+	if (r)
+		return r;
+	if (asprintf(&j->src, "%s/source.cl", j->dir) < 0 ||
+	    asprintf(&j->bc, "%s/source.bc", j->dir) < 0 ||
+	    asprintf(&j->obj, "%s/program.o", j->dir) < 0 ||
+	    asprintf(&j->so, "%s/program.so", j->dir) < 0)
+		return -ENOMEM;
+	return write_file(j->src, source, len);
+}
+
 /* The cache's copy of this build, if it has a good one. */
 static bool cache_hit(struct job *j)
 {
@@ -328,14 +347,24 @@ static bool cache_hit(struct job *j)
 }
 
 /* Hit, or miss with the key held until this build is stored. */
-static bool cache_begin(struct job *j)
+static bool cache_begin(struct job *j, const char *source, size_t len)
 {
 	uint8_t *key = j->cache.key;
+	int r;
 
 	if (j->cache.dirfd < 0)
 		return false;
-	if (accelc_cache_key(j->clang, &j->bo, &j->o, j->cpu, j->features,
-			     j->src, j->dir, key)) {
+	r = accelc_cache_key(j->clang, &j->bo, &j->o, j->cpu, j->features,
+			     source, len, NULL, NULL, key);
+	/* includes: the key is over clang -E's output, which needs files */
+	if (r == -EAGAIN) {
+		r = prepare_files(j, source, len);
+		if (r == 0)
+			r = accelc_cache_key(j->clang, &j->bo, &j->o, j->cpu,
+					     j->features, source, len, j->src,
+					     j->dir, key);
+	}
+	if (r) {
 		/* clang -E failed: the build reports why, uncached */
 		accelc_cache_close(&j->cache);
 		return false;
@@ -360,17 +389,6 @@ static int prepare(struct job *j, const char *source, size_t len)
 		strbuf_printf(j->log, "error: source contains a NUL byte\n");
 		return -EINVAL;
 	}
-	r = make_dir(&j->o, &j->dir);
-	if (r)
-		return r;
-	if (asprintf(&j->src, "%s/source.cl", j->dir) < 0 ||
-	    asprintf(&j->bc, "%s/source.bc", j->dir) < 0 ||
-	    asprintf(&j->obj, "%s/program.o", j->dir) < 0 ||
-	    asprintf(&j->so, "%s/program.so", j->dir) < 0)
-		return -ENOMEM;
-	r = write_file(j->src, source, len);
-	if (r)
-		return r;
 	r = accelc_find_clang(j->o.clang_path, &j->clang);
 	if (r) {
 		strbuf_printf(j->log, "error: no clang-16 found (set "
@@ -440,8 +458,13 @@ int accelc_compile(const struct accelc_options *opts, const char *source,
 		return -ENOMEM;
 
 	r = prepare(&j, source, len);
-	if (r || cache_begin(&j))
+	if (r || cache_begin(&j, source, len))
 		goto out;
+	if (!j.dir) {
+		r = prepare_files(&j, source, len);
+		if (r)
+			goto out;
+	}
 	r = accelc_frontend(j.clang, &j.bo, j.src, j.bc, j.o.timeout_ms,
 			    &log);
 	if (r)
