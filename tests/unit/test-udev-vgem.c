@@ -25,29 +25,8 @@
 #include "backend.h"
 #include "backends/drm/drm-private.h"
 
-/* vgem's fence ioctls, from the kernel's include/uapi/drm/vgem_drm.h. */
-#define LOCAL_VGEM_FENCE_ATTACH 0x1
-#define LOCAL_VGEM_FENCE_SIGNAL 0x2
-#define LOCAL_VGEM_FENCE_WRITE 0x1
-
-struct local_vgem_fence_attach {
-	uint32_t handle;
-	uint32_t flags;
-	uint32_t out_fence;
-	uint32_t pad;
-};
-
-struct local_vgem_fence_signal {
-	uint32_t fence;
-	uint32_t flags;
-};
-
-#define LOCAL_IOCTL_VGEM_FENCE_ATTACH                                          \
-	DRM_IOWR(DRM_COMMAND_BASE + LOCAL_VGEM_FENCE_ATTACH,                   \
-		 struct local_vgem_fence_attach)
-#define LOCAL_IOCTL_VGEM_FENCE_SIGNAL                                          \
-	DRM_IOW(DRM_COMMAND_BASE + LOCAL_VGEM_FENCE_SIGNAL,                    \
-		struct local_vgem_fence_signal)
+/* vgem's fence ioctls: the kernel UAPI header libaccel vendors. */
+#include "uapi/drm/vgem_drm.h"
 
 #define MIB (1024u * 1024u)
 
@@ -505,8 +484,8 @@ static void test_implicit_sync(void **state)
 {
 	struct env *e = *state;
 	struct accel_buffer *a = new_buffer(e->dev, 4096);
-	struct local_vgem_fence_attach attach = { 0 };
-	struct local_vgem_fence_signal sig = { 0 };
+	struct drm_vgem_fence_attach attach = { 0 };
+	struct drm_vgem_fence_signal sig = { 0 };
 	uint32_t v = 42, r = 0;
 	struct accel_fence *f;
 	uint64_t t0;
@@ -516,8 +495,8 @@ static void test_implicit_sync(void **state)
 	/* Exported: from now on accesses are bracketed and wait for fences. */
 	assert_int_equal(accel_buffer_export_dmabuf(a, 0, &fd), 0);
 	attach.handle = handle_of(a);
-	attach.flags = LOCAL_VGEM_FENCE_WRITE;
-	assert_int_equal(ioctl(card_fd(e->dev), LOCAL_IOCTL_VGEM_FENCE_ATTACH,
+	attach.flags = VGEM_FENCE_WRITE;
+	assert_int_equal(ioctl(card_fd(e->dev), DRM_IOCTL_VGEM_FENCE_ATTACH,
 			       &attach), 0);
 
 	t0 = now_ms();
@@ -527,7 +506,7 @@ static void test_implicit_sync(void **state)
 	assert_int_equal(accel_fence_wait(f, 300 * 1000000ll), -ETIME);
 
 	sig.fence = attach.out_fence;
-	assert_int_equal(ioctl(card_fd(e->dev), LOCAL_IOCTL_VGEM_FENCE_SIGNAL,
+	assert_int_equal(ioctl(card_fd(e->dev), DRM_IOCTL_VGEM_FENCE_SIGNAL,
 			       &sig), 0);
 	assert_int_equal(test_wait_unref(f), 0);
 	assert_int_equal(r, v);

@@ -23,28 +23,7 @@
 
 #include "backend.h"
 #include "drm-private.h"
-
-/* vgem's ioctls (include/uapi/drm/vgem_drm.h, unchanged since 4.10). */
-#define VGEM_FENCE_ATTACH 0x1
-#define VGEM_FENCE_SIGNAL 0x2
-#define VGEM_FENCE_WRITE 0x1
-
-struct vgem_fence_attach {
-	uint32_t handle;
-	uint32_t flags;
-	uint32_t out_fence;
-	uint32_t pad;
-};
-
-struct vgem_fence_signal {
-	uint32_t fence;
-	uint32_t flags;
-};
-
-#define IOCTL_VGEM_FENCE_ATTACH \
-	DRM_IOWR(DRM_COMMAND_BASE + VGEM_FENCE_ATTACH, struct vgem_fence_attach)
-#define IOCTL_VGEM_FENCE_SIGNAL \
-	DRM_IOW(DRM_COMMAND_BASE + VGEM_FENCE_SIGNAL, struct vgem_fence_signal)
+#include "uapi/drm/vgem_drm.h"
 
 /* Idle buffers kept for the next exports. */
 #define POOL_MAX 8
@@ -144,13 +123,13 @@ static void bo_put(struct drm_device *drm, struct drm_fence_bo *bo)
 static int vgem_attach(struct drm_device *drm, struct drm_fence_bo *bo,
 		       uint32_t *ret_fence)
 {
-	struct vgem_fence_attach arg = {
+	struct drm_vgem_fence_attach arg = {
 		.handle = bo->handle,
 		.flags = VGEM_FENCE_WRITE,
 	};
 	int r;
 
-	r = accel_ioctl(drm->fd, IOCTL_VGEM_FENCE_ATTACH, &arg);
+	r = accel_ioctl(drm->fd, DRM_IOCTL_VGEM_FENCE_ATTACH, &arg);
 	if (r < 0)
 		return r;
 	*ret_fence = arg.out_fence;
@@ -159,9 +138,9 @@ static int vgem_attach(struct drm_device *drm, struct drm_fence_bo *bo,
 
 static int vgem_signal(struct drm_device *drm, uint32_t fence)
 {
-	struct vgem_fence_signal arg = { .fence = fence };
+	struct drm_vgem_fence_signal arg = { .fence = fence };
 
-	return accel_ioctl(drm->fd, IOCTL_VGEM_FENCE_SIGNAL, &arg);
+	return accel_ioctl(drm->fd, DRM_IOCTL_VGEM_FENCE_SIGNAL, &arg);
 }
 
 static void export_done(struct accel_fence_waiter *w, int status)
