@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "icd-test.h"
 
@@ -260,6 +261,18 @@ static void CL_CALLBACK event_cb(cl_event ev, cl_int status, void *data)
 						(int)(intptr_t)data : -1000);
 }
 
+/*
+ * Callbacks run asynchronously, on the thread that completes the command,
+ * possibly just after waiters wake: the sum once it reached @p want, or
+ * what it is after 5 s.
+ */
+static int callback_sum_wait(int want)
+{
+	for (int i = 0; i < 500 && atomic_load(&callback_sum) != want; i++)
+		usleep(10 * 1000);
+	return atomic_load(&callback_sum);
+}
+
 static void test_user_events(void **state)
 {
 	struct icd_env *env = *state;
@@ -300,7 +313,7 @@ static void test_user_events(void **state)
 				  &value, 0, NULL, NULL));
 	assert_int_equal(value, 42);
 	CL_OK(clFinish(env->queue));
-	assert_int_equal(atomic_load(&callback_sum), 11);
+	assert_int_equal(callback_sum_wait(11), 11);
 	/* a callback on a finished event runs at once */
 	CL_OK(clSetEventCallback(ev, CL_COMPLETE, event_cb, (void *)100));
 	assert_int_equal(atomic_load(&callback_sum), 111);
@@ -361,7 +374,7 @@ static void test_failed_events(void **state)
 	CL_OK(clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS,
 			     sizeof(status), &status, NULL));
 	assert_true(status < 0);
-	assert_int_equal(atomic_load(&callback_sum), -1000);
+	assert_int_equal(callback_sum_wait(-1000), -1000);
 	/* a blocking command waiting for a failed event says so */
 	assert_int_equal(clEnqueueReadBuffer(env->queue, m, CL_TRUE, 0,
 					     sizeof(value), &value, 1, &ev,
