@@ -40,19 +40,20 @@ void icd_sharing_extensions(cl_device_id d, char **ext)
 			icd_strcat(ext, " %s", table[i].name);
 }
 
+/* The one semaphore type and the handle types the queries report. */
+static const cl_semaphore_type_khr types[] = {
+	CL_SEMAPHORE_TYPE_BINARY_KHR,
+};
+static const cl_external_semaphore_handle_type_khr sync_fd[] = {
+	CL_SEMAPHORE_HANDLE_SYNC_FD_KHR,
+};
+static const cl_external_memory_handle_type_khr dma_buf[] = {
+	CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR,
+};
+
 cl_int icd_sharing_device_info(cl_device_id d, cl_device_info param,
 			       size_t size, void *value, size_t *size_ret)
 {
-	static const cl_semaphore_type_khr types[] = {
-		CL_SEMAPHORE_TYPE_BINARY_KHR,
-	};
-	static const cl_external_semaphore_handle_type_khr sync_fd[] = {
-		CL_SEMAPHORE_HANDLE_SYNC_FD_KHR,
-	};
-	static const cl_external_memory_handle_type_khr dma_buf[] = {
-		CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR,
-	};
-
 	switch (param) {
 	case CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR:
 		if (!has(d, ACCEL_DEVICE_CAP_DMABUF_IMPORT))
@@ -88,15 +89,6 @@ cl_int icd_sharing_device_info(cl_device_id d, cl_device_info param,
 cl_int icd_sharing_platform_info(cl_platform_id p, cl_platform_info param,
 				 size_t size, void *value, size_t *size_ret)
 {
-	static const cl_semaphore_type_khr types[] = {
-		CL_SEMAPHORE_TYPE_BINARY_KHR,
-	};
-	static const cl_external_semaphore_handle_type_khr sync_fd[] = {
-		CL_SEMAPHORE_HANDLE_SYNC_FD_KHR,
-	};
-	static const cl_external_memory_handle_type_khr dma_buf[] = {
-		CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR,
-	};
 	uint64_t need;
 	bool all = true;
 	cl_uint i;
