@@ -147,6 +147,10 @@ cl_int CL_API_CALL clSetProgramSpecializationConstant(
 {
 	if (!icd_object_valid(p, ICD_MAGIC_PROGRAM))
 		return CL_INVALID_PROGRAM;
-	/* Only programs from an intermediate language have them. */
-	return CL_INVALID_PROGRAM;
+	/*
+	 * Only programs from an intermediate language have them, and no
+	 * device takes IL: the specification's answer is then
+	 * CL_INVALID_OPERATION.
+	 */
+	return CL_INVALID_OPERATION;
 }

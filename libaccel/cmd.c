@@ -107,6 +107,17 @@ void accel_cmd_complete(struct accel_cmd *cmd, int status)
 			(void *)cmd, cmd->type, strerror(-status));
 	}
 
+	cmd_release(cmd);
+	/* A started time also for commands that never ran (failed deps). */
+	accel_fence_set_time(fence, ACCEL_FENCE_TIME_STARTED);
+	accel_fence_do_signal(fence, status);
+
+	/*
+	 * Leave the queue only once the fence has signalled: a finish that
+	 * finds the queue empty returns at once, and every fence of the
+	 * commands before it must then read as signalled. The fence stays
+	 * referenced while listed: a submit may take it as a dependency.
+	 */
 	pthread_mutex_lock(&queue->lock);
 	if (cmd->prev)
 		cmd->prev->next = cmd->next;
@@ -117,12 +128,7 @@ void accel_cmd_complete(struct accel_cmd *cmd, int status)
 	else
 		queue->tail = cmd->prev;
 	pthread_mutex_unlock(&queue->lock);
-
-	cmd_release(cmd);
-	/* A started time also for commands that never ran (failed deps). */
-	accel_fence_set_time(fence, ACCEL_FENCE_TIME_STARTED);
 	cmd_free(cmd);
-	accel_fence_do_signal(fence, status);
 	accel_fence_unref(fence);
 	/* May drop the last context reference, even on a worker thread. */
 	accel_queue_unref(queue);

@@ -365,6 +365,39 @@ static void test_finish(void **state)
 	accel_buffer_unref(buf);
 }
 
+/*
+ * After finish, the fence of every command before it reads signalled
+ * (clFinish then profiling info: clpeak's launch latency). Launches of
+ * various sizes, for a worker to complete one while finish looks.
+ */
+static void test_finish_fences_signalled(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_buffer *buf = test_buffer_new(env, 64 * 1024);
+	struct accel_kernel *k = test_kernel_new(env, "add_u32");
+	uint32_t one = 1;
+	unsigned i;
+
+	assert_int_equal(accel_kernel_set_arg_buffer(k, 0, buf), 0);
+	assert_int_equal(accel_kernel_set_arg_value(k, 1, 4, &one), 0);
+	for (i = 0; i < 5000; i++) {
+		/* Sizes around the time finish takes to look at the queue. */
+		uint64_t wg = 64u << (i % 5);
+		struct accel_ndrange range =
+			test_ndrange(1, 2 * wg, 0, 0, wg, 0, 0);
+		struct accel_fence *f = NULL;
+
+		assert_int_equal(accel_queue_launch(env->queue, k, &range, 0,
+						    NULL, &f),
+				 0);
+		assert_int_equal(accel_queue_finish(env->queue), 0);
+		assert_int_equal(accel_fence_get_status(f), 1);
+		accel_fence_unref(f);
+	}
+	accel_kernel_unref(k);
+	accel_buffer_unref(buf);
+}
+
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -490,6 +523,7 @@ int main(void)
 		T(test_out_of_order),
 		T(test_cross_queue_wait),
 		T(test_finish),
+		T(test_finish_fences_signalled),
 		T(test_profiling),
 	};
 

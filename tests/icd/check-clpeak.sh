@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # Run clpeak (Debian's) with only our ICD loaded (OCL_ICD_VENDORS) on its
-# short tests: integer compute timed with
+# short tests: kernel launch latency and integer compute timed with
 # profiling events (--use-event-timer, so that path runs too), then host
 # transfers timed by clpeak's clock (it counts event times in whole
 # microseconds, and a zero-copy map takes less: its bandwidth is "inf").
@@ -19,7 +19,7 @@ unset OPENCL_VENDOR_PATH OCL_ICD_FILENAMES
 out=$(mktemp "${TMPDIR:-/tmp}/accel-clpeak.XXXXXX")
 trap 'rm -f "$out"' EXIT
 
-for args in "--use-event-timer --compute-integer" \
+for args in "--use-event-timer --kernel-latency --compute-integer" \
 	"--transfer-bandwidth"; do
 	# shellcheck disable=SC2086  # one word per option
 	clpeak $args >>"$out" 2>&1
@@ -36,7 +36,7 @@ failed=0
 for want in 'Platform: libaccel' 'Integer compute' 'int16' \
 	'Transfer bandwidth' 'enqueueWriteBuffer non-blocking' \
 	'enqueueReadBuffer non-blocking' 'enqueueMapBuffer' \
-	'enqueueUnmap'; do
+	'enqueueUnmap' 'Kernel launch latency'; do
 	if ! grep -qF "$want" "$out"; then
 		echo "FAIL: no '$want' in clpeak's output"
 		failed=1
@@ -46,7 +46,7 @@ done
 figures=$(grep -E '^ +[^:]+: *[-0-9.einfa]+( us)?$' "$out" |
 	grep -vE 'Compute units|Clock frequency')
 count=$(printf '%s\n' "$figures" | grep -c .)
-if [ "$count" -lt 13 ]; then
+if [ "$count" -lt 14 ]; then
 	echo "FAIL: only $count figures in clpeak's output"
 	failed=1
 fi

@@ -250,6 +250,38 @@ static void kernel_attributes(void **state)
 	one_kernel_teardown(&o);
 }
 
+/*
+ * api/consistency_il_programs: without IL support, specialization
+ * constants are an invalid operation (not an invalid program).
+ */
+static void spec_constant_without_il(void **state)
+{
+	static const char src[] = "kernel void k(void) { }\n";
+	struct icd_env *env = *state;
+	cl_int value = 1, err;
+	char il[8] = "";
+	size_t il_size = 1;
+	cl_program p;
+
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_IL_VERSION, sizeof(il), il,
+			      &il_size));
+	assert_int_equal(il_size, 1);
+	assert_int_equal(clSetProgramSpecializationConstant(NULL, 0,
+							    sizeof(value),
+							    &value),
+			 CL_INVALID_PROGRAM);
+	if (!icd_test_have_compiler(env))
+		skip();
+	p = clCreateProgramWithSource(env->ctx, 1, (const char *[]){ src },
+				      NULL, &err);
+	CL_OK(err);
+	assert_int_equal(clSetProgramSpecializationConstant(p, 0,
+							    sizeof(value),
+							    &value),
+			 CL_INVALID_OPERATION);
+	CL_OK(clReleaseProgram(p));
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
@@ -259,6 +291,7 @@ int main(void)
 		T(null_global_size_is_no_work),
 		T(atomic_features_match_macros),
 		T(kernel_attributes),
+		T(spec_constant_without_il),
 	};
 #undef T
 
