@@ -33,32 +33,8 @@
 #include <libdrm/drm.h>
 #include <libdrm/drm_mode.h>
 
-/*
- * vgem's two ioctls, from the kernel's include/uapi/drm/vgem_drm.h
- * (unchanged since Linux 4.10), which no Debian package installs.
- */
-#define LOCAL_VGEM_FENCE_ATTACH 0x1
-#define LOCAL_VGEM_FENCE_SIGNAL 0x2
-#define LOCAL_VGEM_FENCE_WRITE 0x1
-
-struct local_vgem_fence_attach {
-	__u32 handle;
-	__u32 flags;
-	__u32 out_fence;
-	__u32 pad;
-};
-
-struct local_vgem_fence_signal {
-	__u32 fence;
-	__u32 flags;
-};
-
-#define LOCAL_IOCTL_VGEM_FENCE_ATTACH \
-	DRM_IOWR(DRM_COMMAND_BASE + LOCAL_VGEM_FENCE_ATTACH, \
-		 struct local_vgem_fence_attach)
-#define LOCAL_IOCTL_VGEM_FENCE_SIGNAL \
-	DRM_IOW(DRM_COMMAND_BASE + LOCAL_VGEM_FENCE_SIGNAL, \
-		struct local_vgem_fence_signal)
+/* vgem's fence ioctls: the kernel UAPI header libaccel vendors. */
+#include "../../libaccel/uapi/drm/vgem_drm.h"
 
 #define BUF_SIZE (64 * 1024)
 
@@ -335,8 +311,8 @@ static void probe_vgem(int udmabuf_fd)
 {
 	struct drm_mode_create_dumb dumb;
 	struct drm_prime_handle prime;
-	struct local_vgem_fence_attach attach;
-	struct local_vgem_fence_signal signal;
+	struct drm_vgem_fence_attach attach;
+	struct drm_vgem_fence_signal signal;
 	struct sync_merge_data merge;
 	struct sync_fence_info first;
 	struct drm_gem_close gem_close;
@@ -377,8 +353,8 @@ static void probe_vgem(int udmabuf_fd)
 	/* A real fence nobody has signalled yet: what sw_sync would give. */
 	memset(&attach, 0, sizeof(attach));
 	attach.handle = dumb.handle;
-	attach.flags = LOCAL_VGEM_FENCE_WRITE;
-	ret = xioctl(card, LOCAL_IOCTL_VGEM_FENCE_ATTACH, &attach);
+	attach.flags = VGEM_FENCE_WRITE;
+	ret = xioctl(card, DRM_IOCTL_VGEM_FENCE_ATTACH, &attach);
 	if (!check(!ret, "vgem: VGEM_FENCE_ATTACH", "%s", strerror(errno)))
 		goto out;
 
@@ -415,7 +391,7 @@ static void probe_vgem(int udmabuf_fd)
 signal:
 	memset(&signal, 0, sizeof(signal));
 	signal.fence = attach.out_fence;
-	ret = xioctl(card, LOCAL_IOCTL_VGEM_FENCE_SIGNAL, &signal);
+	ret = xioctl(card, DRM_IOCTL_VGEM_FENCE_SIGNAL, &signal);
 	check(!ret, "vgem: VGEM_FENCE_SIGNAL", "%s", strerror(errno));
 	if (sync_fd >= 0) {
 		ret = poll_ready(sync_fd, 2000);

@@ -20,32 +20,8 @@
 
 #include "peer.h"
 
-/*
- * vgem's fence ioctls (the kernel's include/uapi/drm/vgem_drm.h, stable
- * since Linux 4.10); no Debian package installs that header.
- */
-#define PEER_VGEM_FENCE_ATTACH 0x1
-#define PEER_VGEM_FENCE_SIGNAL 0x2
-#define PEER_VGEM_FENCE_WRITE 0x1
-
-struct peer_vgem_fence_attach {
-	uint32_t handle;
-	uint32_t flags;
-	uint32_t out_fence;
-	uint32_t pad;
-};
-
-struct peer_vgem_fence_signal {
-	uint32_t fence;
-	uint32_t flags;
-};
-
-#define PEER_IOCTL_VGEM_FENCE_ATTACH                                           \
-	DRM_IOWR(DRM_COMMAND_BASE + PEER_VGEM_FENCE_ATTACH,                    \
-		 struct peer_vgem_fence_attach)
-#define PEER_IOCTL_VGEM_FENCE_SIGNAL                                           \
-	DRM_IOW(DRM_COMMAND_BASE + PEER_VGEM_FENCE_SIGNAL,                     \
-		struct peer_vgem_fence_signal)
+/* vgem's fence ioctls: the kernel UAPI header libaccel vendors. */
+#include "../../libaccel/uapi/drm/vgem_drm.h"
 
 #define PAGE 4096u
 
@@ -276,11 +252,11 @@ void peer_vgem_close(int card, uint32_t handle)
 int peer_vgem_attach(int card, uint32_t handle, bool write,
 		     uint32_t *ret_fence)
 {
-	struct peer_vgem_fence_attach attach = {
+	struct drm_vgem_fence_attach attach = {
 		.handle = handle,
-		.flags = write ? PEER_VGEM_FENCE_WRITE : 0,
+		.flags = write ? VGEM_FENCE_WRITE : 0,
 	};
-	int r = xioctl(card, PEER_IOCTL_VGEM_FENCE_ATTACH, &attach);
+	int r = xioctl(card, DRM_IOCTL_VGEM_FENCE_ATTACH, &attach);
 
 	if (r < 0)
 		return r;
@@ -290,7 +266,7 @@ int peer_vgem_attach(int card, uint32_t handle, bool write,
 
 int peer_vgem_signal(int card, uint32_t fence)
 {
-	struct peer_vgem_fence_signal sig = { .fence = fence };
+	struct drm_vgem_fence_signal sig = { .fence = fence };
 
-	return xioctl(card, PEER_IOCTL_VGEM_FENCE_SIGNAL, &sig);
+	return xioctl(card, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig);
 }
