@@ -124,14 +124,34 @@ static int compiler_load(struct accel_context *ctx, struct accel_compiler **ret)
 static int context_compiler(struct accel_context *ctx,
 			    struct accel_compiler **ret)
 {
-	int r = 0;
+	struct accel_compiler *c, *spare = NULL;
+	int r;
 
 	pthread_mutex_lock(&ctx->lock);
-	if (!ctx->compiler)
-		r = compiler_load(ctx, &ctx->compiler);
+	c = ctx->compiler;
+	pthread_mutex_unlock(&ctx->lock);
+	if (c) {
+		*ret = c;
+		return 0;
+	}
+	/*
+	 * Loaded without the lock: loading logs on failure, and logging
+	 * takes the context's lock. Two first users may both load; one
+	 * copy is kept (the module itself is mapped once).
+	 */
+	r = compiler_load(ctx, &c);
+	if (r < 0)
+		return r;
+	pthread_mutex_lock(&ctx->lock);
+	if (ctx->compiler)
+		spare = c;
+	else
+		ctx->compiler = c;
 	*ret = ctx->compiler;
 	pthread_mutex_unlock(&ctx->lock);
-	return r;
+	if (spare)
+		compiler_unload(spare);
+	return 0;
 }
 
 void accel_compiler_destroy(struct accel_compiler *c)

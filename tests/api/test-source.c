@@ -4,6 +4,8 @@
  * info, launch, build failures with their log. Skips where the compiler
  * module was not built.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -191,6 +193,49 @@ static void test_build_errors(void **state)
 	free(log);
 }
 
+/*
+ * A compiler module that cannot be loaded, or is not ours: the build fails
+ * with -EOPNOTSUPP and says why in the context's log (which once
+ * deadlocked: the failure was logged under the context's lock).
+ */
+static void test_bad_compiler_module(void **state)
+{
+	const char *modules[2] = { "/etc/passwd" /* not ELF */, NULL };
+	const char *saved = getenv("ACCEL_COMPILER");
+	char *keep = saved ? strdup(saved) : NULL;
+	Dl_info info;
+	size_t i;
+
+	(void)state;
+	/* A shared object that loads but has no accelc_* entry points. */
+	assert_true(dladdr((void *)setenv, &info) && info.dli_fname);
+	modules[1] = info.dli_fname;
+	for (i = 0; i < sizeof(modules) / sizeof(modules[0]); i++) {
+		struct accel_program *prog = TEST_SENTINEL_PTR;
+		struct accel_context *ctx = NULL;
+		struct accel_device *dev = NULL;
+		struct test_log log;
+
+		test_log_init(&log);
+		assert_int_equal(setenv("ACCEL_COMPILER", modules[i], 1), 0);
+		assert_int_equal(test_context_new(&log, &ctx), 0);
+		assert_int_equal(test_get_cpu_device(ctx, &dev), 0);
+		assert_int_equal(accel_program_new_source(dev, vadd_src, 0,
+							  NULL, NULL, &prog),
+				 -EOPNOTSUPP);
+		assert_ptr_equal(prog, TEST_SENTINEL_PTR);
+		assert_true(test_log_count(&log, ACCEL_LOG_ERR) >= 1);
+		accel_device_unref(dev);
+		accel_context_unref(ctx);
+		test_log_fini(&log);
+	}
+	if (keep)
+		setenv("ACCEL_COMPILER", keep, 1);
+	else
+		unsetenv("ACCEL_COMPILER");
+	free(keep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +243,9 @@ int main(void)
 						test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_barrier_reduction,
+						test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_compiler_module,
 						test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_build_errors,
