@@ -165,8 +165,8 @@ static int sample(struct bench *b, uint64_t t[N_COLS])
 	struct accel_sync_fence_info fi;
 	struct accel_sync_file_info info;
 	uint64_t t0, wake, started, ended;
-	int in_fd, out_fd = -1, r;
-	uint32_t job;
+	int in_fd = -1, out_fd = -1, r;
+	uint32_t job = 0;
 
 	r = gpu_job(&b->gpu, &job, &in_fd);
 	if (r < 0)
@@ -212,8 +212,8 @@ out:
 static int floor_sample(struct gpu *g, uint64_t *ret)
 {
 	uint64_t t0;
-	uint32_t job;
-	int fd, r;
+	uint32_t job = 0;
+	int fd = -1, r;
 
 	r = gpu_job(g, &job, &fd);
 	if (r < 0)

@@ -154,6 +154,19 @@ struct accelc_kernel_info {
 	uint64_t static_local_size;
 };
 
+/** What a result holds (accelc_result_get_kind). */
+enum accelc_kind {
+	/** a shared object of work-group functions, ready to load */
+	ACCELC_KIND_EXECUTABLE = 0,
+	/** one source compiled to LLVM bitcode, to be linked */
+	ACCELC_KIND_OBJECT = 1,
+	/** objects linked into LLVM bitcode, to be linked again */
+	ACCELC_KIND_LIBRARY = 2,
+};
+
+/** accelc_link() flag: make a library, not an executable. */
+#define ACCELC_LINK_LIBRARY (1u << 0)
+
 struct accelc_result;
 
 /**
@@ -173,6 +186,47 @@ struct accelc_result;
  */
 ACCELC_API int accelc_compile(const struct accelc_options *opts, const char *source,
 		   size_t len, struct accelc_result **ret);
+
+/**
+ * Compile one OpenCL C source to an object (clCompileProgram): LLVM
+ * bitcode in a container of kind ACCELC_KIND_OBJECT, with its own build
+ * options. Embedded headers are files for the duration of the call:
+ * `#include "name"` finds header @p i under @p header_names[i] (relative
+ * names, '/' separated, no "." or ".." parts).
+ *
+ * @param n_headers number of headers; @p header_names and
+ *        @p header_sources (NUL-terminated texts) hold them
+ * @return as accelc_compile(); -EINVAL also for a bad header name
+ */
+ACCELC_API int accelc_compile_object(const struct accelc_options *opts,
+				     const char *source, size_t len,
+				     uint32_t n_headers,
+				     const char *const *header_names,
+				     const char *const *header_sources,
+				     struct accelc_result **ret);
+
+/**
+ * Link objects and libraries (containers of those kinds, as
+ * accelc_result_get_container() gives them) into an executable, or with
+ * ACCELC_LINK_LIBRARY into a library. opts->build_options are the link
+ * options (code generation flags such as -cl-fast-relaxed-math).
+ *
+ * @param ret as for accelc_compile(): set on link failures, with the log
+ * @return 0; -EINVAL (bad argument, option, flag or container, or a
+ *         container that is not an object or library); -ENOEXEC (the link
+ *         failed: an undefined function, a symbol defined twice; see the
+ *         log); -ENOMEM; -EIO; -ETIMEDOUT
+ */
+ACCELC_API int accelc_link(const struct accelc_options *opts, uint32_t n,
+			   const void *const *objects, const size_t *sizes,
+			   uint32_t flags, struct accelc_result **ret);
+
+/** @return enum accelc_kind of a result (executable for NULL) */
+ACCELC_API uint32_t accelc_result_get_kind(const struct accelc_result *res);
+
+/** @return bytes of the program-scope global variables of an executable */
+ACCELC_API uint64_t
+accelc_result_get_global_size(const struct accelc_result *res);
 
 /** Free a result and delete its files. Accepts NULL; returns NULL. */
 ACCELC_API struct accelc_result *accelc_result_free(struct accelc_result *res);

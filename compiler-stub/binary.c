@@ -64,6 +64,8 @@ static void put_all(struct wcur *w, const struct accelc_binary_in *in)
 	put_str(w, in->cpu);
 	put_str(w, in->features);
 	put_str(w, in->options);
+	put_u32(w, in->kind);
+	put_u64(w, in->global_size);
 	put_u32(w, in->n_kernels);
 	for (uint32_t i = 0; i < in->n_kernels; i++) {
 		const struct accelc_kernel_info *k = in->kernels[i];
@@ -102,7 +104,9 @@ int accelc_binary_write(const struct accelc_binary_in *in, void **ret,
 
 	if (!in || !ret || !ret_size || !in->code || !in->code_size ||
 	    (in->n_kernels && !in->kernels) ||
-	    in->n_kernels > ACCELC_BINARY_MAX_KERNELS)
+	    in->n_kernels > ACCELC_BINARY_MAX_KERNELS ||
+	    in->kind > ACCELC_KIND_LIBRARY ||
+	    (in->kind != ACCELC_KIND_EXECUTABLE && in->n_kernels))
 		return -EINVAL;
 	for (uint32_t i = 0; i < in->n_kernels; i++)
 		if (!in->kernels[i]->name || !in->kernels[i]->wg_symbol ||
@@ -319,6 +323,10 @@ static void parse_header(struct rcur *c, struct accelc_binary *b)
 	b->cpu = get_str(c, "cpu name");
 	b->features = get_str(c, "cpu features");
 	b->options = get_str(c, "build options");
+	b->kind = get_u32(c, "kind");
+	b->global_size = get_u64(c, "global size");
+	if (!c->err && b->kind > ACCELC_KIND_LIBRARY)
+		fail(c, -EINVAL, "unknown kind %u", b->kind);
 }
 
 static void parse_kernels(struct rcur *c, struct accelc_binary *b)
@@ -327,7 +335,8 @@ static void parse_kernels(struct rcur *c, struct accelc_binary *b)
 
 	if (c->err)
 		return;
-	if (n > ACCELC_BINARY_MAX_KERNELS || n > c->left / KERNEL_MIN_BYTES) {
+	if (n > ACCELC_BINARY_MAX_KERNELS || n > c->left / KERNEL_MIN_BYTES ||
+	    (n && b->kind != ACCELC_KIND_EXECUTABLE)) {
 		fail(c, -EINVAL, "bad kernel count %u", n);
 		return;
 	}
@@ -364,8 +373,13 @@ int accelc_binary_parse(const void *data, size_t size,
 	if (!c.err && code_size != c.left)
 		fail(&c, -EINVAL, "code size %llu, %zu bytes left",
 		     (unsigned long long)code_size, c.left);
-	if (!c.err && (code_size < 4 || memcmp(c.p, "\177ELF", 4)))
+	if (!c.err && b.kind == ACCELC_KIND_EXECUTABLE &&
+	    (code_size < 4 || memcmp(c.p, "\177ELF", 4)))
 		fail(&c, -EINVAL, "the code is not an ELF object");
+	/* bitcode: LLVM's raw magic (no wrapper: we wrote it) */
+	if (!c.err && b.kind != ACCELC_KIND_EXECUTABLE &&
+	    (code_size < 4 || memcmp(c.p, "BC\xc0\xde", 4)))
+		fail(&c, -EINVAL, "the code is not LLVM bitcode");
 	if (c.err) {
 		accelc_binary_clear(&b);
 		return c.err;

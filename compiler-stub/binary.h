@@ -11,7 +11,8 @@
  *   u32 work-group ABI (ACCEL_WG_ABI_VERSION),
  *   u8 sha256[32] of all that follows,
  *   str cpu name, str cpu features (LLVM's "+a,-b" form),
- *   str build options, u32 kernel count, kernels, u64 code size, code
+ *   str build options, u32 kind (ACCELC_KIND_*), u64 bytes of program-scope
+ *   global variables, u32 kernel count, kernels, u64 code size, code
  *
  *   kernel: str name, str wg symbol, u32 flags, u64 reqd_work_group_size[3],
  *   u64 work_group_size_hint[3], str vec_type_hint ("" if none),
@@ -20,7 +21,9 @@
  *   argument: u32 kind, u32 address space, u32 access, u32 type
  *   qualifiers, u32 size, u32 alignment, str type name, str name
  *
- * The code (an ELF shared object) ends the container exactly. The parser
+ * The code ends the container exactly: an ELF shared object for an
+ * executable, LLVM bitcode with no kernel table for a compiled object or a
+ * library (clCompileProgram's and -create-library's output, linked later). The parser
  * trusts nothing: every length is checked against what is left, counts
  * are capped, enums and flags must be known values. The checksum catches
  * damage (ld.so is not robust against a damaged ELF file), not forgery:
@@ -38,7 +41,8 @@
 /* where the checksum is, and where what it covers starts */
 #define ACCELC_BINARY_SUM_OFFSET 16
 #define ACCELC_BINARY_BODY_OFFSET 48
-#define ACCELC_BINARY_FORMAT 1u
+/* 1 had no kind and global size: executables only */
+#define ACCELC_BINARY_FORMAT 2u
 /* sanity caps: far above what a real program has */
 #define ACCELC_BINARY_MAX_KERNELS 4096u
 #define ACCELC_BINARY_MAX_ARGS 1024u
@@ -48,6 +52,8 @@ struct accelc_binary {
 	char *cpu;
 	char *features;
 	char *options;
+	uint32_t kind; /* ACCELC_KIND_* */
+	uint64_t global_size;
 	struct accelc_kernel_info *kernels;
 	uint32_t n_kernels;
 	/* points into the parsed buffer: valid as long as it is */
@@ -58,6 +64,8 @@ struct accelc_binary {
 /* What goes into a container. */
 struct accelc_binary_in {
 	const char *cpu, *features, *options;
+	uint32_t kind;
+	uint64_t global_size;
 	const struct accelc_kernel_info *const *kernels;
 	uint32_t n_kernels;
 	const void *code;

@@ -211,3 +211,15 @@ int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
 	}
 	return accelc_sha256_final(&h, key);
 }
+
+int accelc_cache_key_bitcode(const char *clang,
+			     const struct accelc_options *o, const char *cpu,
+			     const char *features, const void *data,
+			     size_t len, uint8_t key[ACCELC_SHA256_SIZE])
+{
+	struct accelc_sha256 h;
+
+	hash_build(&h, "linked", o, clang, cpu, features);
+	accelc_sha256_update(&h, data, len);
+	return accelc_sha256_final(&h, key);
+}

@@ -75,6 +75,16 @@ int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
 		     const char *src, const char *dir,
 		     uint8_t key[ACCELC_SHA256_SIZE]);
 
+/*
+ * The key of a link: the linked bitcode @p data (objects are made free of
+ * temporary names, object.c) and everything accelc_cache_key() takes but
+ * the source. @return 0, -ENOMEM
+ */
+int accelc_cache_key_bitcode(const char *clang,
+			     const struct accelc_options *o, const char *cpu,
+			     const char *features, const void *data,
+			     size_t len, uint8_t key[ACCELC_SHA256_SIZE]);
+
 /* A whole file, malloc'ed, NUL-terminated (compile.c). @return 0, -errno */
 int accelc_read_file(const char *path, void **data, size_t *len);
 

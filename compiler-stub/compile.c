@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* accelc_compile(): the pipeline, and the result object. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,24 +13,27 @@
 #include <llvm-c/Target.h>
 
 #include "binary.h"
-#include "cache.h"
-#include "result.h"
+#include "job.h"
 
-static void rm_dir(const char *dir)
+static int rm_entry(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(dirfd(d), e->d_name, 0);
-	closedir(d);
-	rmdir(dir);
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
 }
 
-static int write_file(const char *path, const void *data, size_t len)
+/* The private directory, with the headers' subdirectories (object.c). */
+static void rm_dir(const char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int accelc_write_file(const char *path, const void *data, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	const char *p = data;
@@ -84,7 +87,7 @@ int accelc_read_file(const char *path, void **data, size_t *len)
 }
 
 /* Diagnostics from LLVM (e.g. linking) go to the build log. */
-static void diag_handler(LLVMDiagnosticInfoRef di, void *data)
+void accelc_diag_handler(LLVMDiagnosticInfoRef di, void *data)
 {
 	struct strbuf *log = data;
 	char *msg = LLVMGetDiagInfoDescription(di);
@@ -107,25 +110,44 @@ static void diag_handler(LLVMDiagnosticInfoRef di, void *data)
 	LLVMDisposeMessage(msg);
 }
 
-/* Clang names the temporary file; users know their source as <source>. */
-static char *clean_log(struct strbuf *log, const char *src_path)
+/* @p in with every @p needle replaced by @p with, appended to @p out. */
+static void replace_all(struct strbuf *out, const char *in, const char *needle,
+			const char *with)
 {
-	struct strbuf out = { 0 };
-	size_t pl = src_path ? strlen(src_path) : 0;
-	const char *p = log->buf ? log->buf : "";
+	size_t nl = needle ? strlen(needle) : 0;
 
-	strbuf_append(&out, "", 0);
-	while (*p) {
-		const char *hit = pl ? strstr(p, src_path) : NULL;
+	while (*in) {
+		const char *hit = nl ? strstr(in, needle) : NULL;
 
 		if (!hit) {
-			strbuf_append(&out, p, strlen(p));
+			strbuf_append(out, in, strlen(in));
 			break;
 		}
-		strbuf_append(&out, p, (size_t)(hit - p));
-		strbuf_append(&out, "<source>", 8);
-		p = hit + pl;
+		strbuf_append(out, in, (size_t)(hit - in));
+		strbuf_append(out, with, strlen(with));
+		in = hit + nl;
 	}
+}
+
+/*
+ * Clang names the temporary files; users know their source as <source>
+ * and embedded headers by their include names (object.c puts them in
+ * <dir>/h/).
+ */
+static char *clean_log(struct strbuf *log, const char *src_path,
+		       const char *dir)
+{
+	struct strbuf mid = { 0 }, out = { 0 };
+	char *hdr = NULL;
+
+	if (dir && asprintf(&hdr, "%s/h/", dir) < 0)
+		hdr = NULL;
+	strbuf_append(&mid, "", 0);
+	replace_all(&mid, log->buf ? log->buf : "", hdr, "");
+	strbuf_append(&out, "", 0);
+	replace_all(&out, mid.buf ? mid.buf : "", src_path, "<source>");
+	strbuf_free(&mid);
+	free(hdr);
 	if (log->truncated)
 		strbuf_printf(&out, "(build log truncated)\n");
 	return out.buf ? out.buf : strdup("");
@@ -164,20 +186,22 @@ static int make_dir(const struct accelc_options *o, char **ret)
 	return 0;
 }
 
-struct job {
-	struct accelc_options o;
-	struct accelc_result *res;
-	struct strbuf *log;
-	struct accelc_build_opts bo;
-	struct accelc_cache cache;
-	char *dir, *clang, *src, *bc, *obj, *so;
-	/* what code is generated for, and what this process runs on */
-	char *cpu, *features, *host_cpu, *host_features;
-	/* host_features if the code can run here, else NULL: not loaded */
-	const char *load_features;
-	struct kernel_desc *kernels;
-	uint32_t n_kernels;
-};
+/*
+ * Bytes of the program-scope variables in the global address space
+ * (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE), before the builtins add
+ * their own. SPIR numbering: 1 is __global.
+ */
+static uint64_t global_bytes(LLVMModuleRef mod, LLVMTargetDataRef td)
+{
+	uint64_t n = 0;
+
+	for (LLVMValueRef g = LLVMGetFirstGlobal(mod); g;
+	     g = LLVMGetNextGlobal(g))
+		if (!LLVMIsDeclaration(g) &&
+		    LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 1)
+			n += LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+	return n;
+}
 
 static int run_llvm(struct job *j)
 {
@@ -191,7 +215,7 @@ static int run_llvm(struct job *j)
 	st.ctx = LLVMContextCreate();
 	if (!st.ctx)
 		return -ENOMEM;
-	LLVMContextSetDiagnosticHandler(st.ctx, diag_handler, j->log);
+	LLVMContextSetDiagnosticHandler(st.ctx, accelc_diag_handler, j->log);
 	if (LLVMCreateMemoryBufferWithContentsOfFile(j->bc, &mb, &err)) {
 		strbuf_printf(j->log, "error: %s\n", err);
 		LLVMDisposeMessage(err);
@@ -204,6 +228,7 @@ static int run_llvm(struct job *j)
 		goto out;
 	}
 	st.td = LLVMGetModuleDataLayout(st.mod);
+	j->global_size = global_bytes(st.mod, st.td);
 	r = accelc_read_kernels(&st);
 	if (r)
 		goto out;
@@ -250,7 +275,8 @@ static int run_llvm(struct job *j)
 	r = accelc_emit(st.mod, tm, LLVMObjectFile, &out, j->log);
 	if (r)
 		goto out;
-	r = write_file(j->obj, LLVMGetBufferStart(out), LLVMGetBufferSize(out));
+	r = accelc_write_file(j->obj, LLVMGetBufferStart(out),
+			      LLVMGetBufferSize(out));
 	if (r)
 		goto out;
 	j->kernels = st.kernels;
@@ -271,18 +297,22 @@ out:
 	return r;
 }
 
-/* The kernels and the shared object, in one container. */
-static int make_container(struct job *j)
+int job_container(struct job *j, uint32_t kind, const void *code,
+		  size_t code_size)
 {
 	const struct accelc_kernel_info **k;
 	struct accelc_binary_in in = {
 		.cpu = j->cpu,
 		.features = j->features,
 		.options = j->o.build_options,
+		.kind = kind,
+		.global_size = j->global_size,
 		.n_kernels = j->n_kernels,
+		.code = code,
+		.code_size = code_size,
 	};
-	void *so = NULL, *out = NULL;
-	size_t so_size = 0, size = 0;
+	void *out = NULL;
+	size_t size = 0;
 	int r;
 
 	k = calloc(j->n_kernels ? j->n_kernels : 1, sizeof(*k));
@@ -291,13 +321,7 @@ static int make_container(struct job *j)
 	for (uint32_t i = 0; i < j->n_kernels; i++)
 		k[i] = &j->kernels[i].info;
 	in.kernels = k;
-	r = accelc_read_file(j->so, &so, &so_size);
-	if (r == 0) {
-		in.code = so;
-		in.code_size = so_size;
-		r = accelc_binary_write(&in, &out, &size);
-	}
-	free(so);
+	r = accelc_binary_write(&in, &out, &size);
 	free(k);
 	if (r)
 		return r;
@@ -305,11 +329,37 @@ static int make_container(struct job *j)
 					   j->log);
 }
 
+/* The kernels and the shared object, in one container. */
+static int make_container(struct job *j)
+{
+	void *so = NULL;
+	size_t so_size = 0;
+	int r;
+
+	r = accelc_read_file(j->so, &so, &so_size);
+	if (r == 0)
+		r = job_container(j, ACCELC_KIND_EXECUTABLE, so, so_size);
+	free(so);
+	return r;
+}
+
+int job_codegen(struct job *j)
+{
+	int r = run_llvm(j);
+
+	if (r == 0)
+		r = accelc_link_so(j->clang, j->obj, j->so, j->o.timeout_ms,
+				   j->log);
+	if (r == 0)
+		r = make_container(j);
+	return r;
+}
+
 /*
  * The private directory and the source file the tools need: made only
  * when the build runs (or its key needs clang -E), not for cache hits.
  */
-static int prepare_files(struct job *j, const char *source, size_t len)
+int job_files(struct job *j, const char *source, size_t len)
 {
 	int r;
 
@@ -321,7 +371,7 @@ static int prepare_files(struct job *j, const char *source, size_t len)
 	    asprintf(&j->obj, "%s/program.o", j->dir) < 0 ||
 	    asprintf(&j->so, "%s/program.so", j->dir) < 0)
 		return -ENOMEM;
-	return write_file(j->src, source, len);
+	return source ? accelc_write_file(j->src, source, len) : 0;
 }
 
 /* The cache's copy of this build, if it has a good one. */
@@ -346,6 +396,17 @@ static bool cache_hit(struct job *j)
 	return true;
 }
 
+bool job_cache_probe(struct job *j)
+{
+	if (cache_hit(j))
+		return true;
+	accelc_cache_lock_key(&j->cache);
+	if (cache_hit(j))
+		return true;
+	j->res->cache_status = ACCELC_CACHE_MISS;
+	return false;
+}
+
 /* Hit, or miss with the key held until this build is stored. */
 static bool cache_begin(struct job *j, const char *source, size_t len)
 {
@@ -358,7 +419,7 @@ static bool cache_begin(struct job *j, const char *source, size_t len)
 			     source, len, NULL, NULL, key);
 	/* includes: the key is over clang -E's output, which needs files */
 	if (r == -EAGAIN) {
-		r = prepare_files(j, source, len);
+		r = job_files(j, source, len);
 		if (r == 0)
 			r = accelc_cache_key(j->clang, &j->bo, &j->o, j->cpu,
 					     j->features, source, len, j->src,
@@ -369,26 +430,16 @@ static bool cache_begin(struct job *j, const char *source, size_t len)
 		accelc_cache_close(&j->cache);
 		return false;
 	}
-	if (cache_hit(j))
-		return true;
-	accelc_cache_lock_key(&j->cache);
-	if (cache_hit(j))
-		return true;
-	j->res->cache_status = ACCELC_CACHE_MISS;
-	return false;
+	return job_cache_probe(j);
 }
 
-static int prepare(struct job *j, const char *source, size_t len)
+int job_prepare(struct job *j)
 {
 	int r;
 
 	r = accelc_parse_options(j->o.build_options, &j->bo, j->log);
 	if (r)
 		return r;
-	if (memchr(source, '\0', len)) {
-		strbuf_printf(j->log, "error: source contains a NUL byte\n");
-		return -EINVAL;
-	}
 	r = accelc_find_clang(j->o.clang_path, &j->clang);
 	if (r) {
 		strbuf_printf(j->log, "error: no clang-16 found (set "
@@ -433,67 +484,80 @@ static void job_free(struct job *j)
 	accelc_build_opts_free(&j->bo);
 }
 
+int job_start(struct job *j, const struct accelc_options *opts,
+	      struct strbuf *log)
+{
+	memset(j, 0, sizeof(*j));
+	j->cache.dirfd = -1;
+	j->cache.lockfd = -1;
+	if (opts) {
+		if (opts->struct_size < sizeof(uint32_t) * 2 ||
+		    opts->struct_size > sizeof(j->o))
+			return -EINVAL;
+		memcpy(&j->o, opts, opts->struct_size);
+	}
+	if (j->o.flags & ~ACCELC_FLAG_ALL)
+		return -EINVAL;
+	if (!j->o.timeout_ms)
+		j->o.timeout_ms = ACCELC_DEFAULT_TIMEOUT_MS;
+	j->log = log;
+	j->res = accelc_result_new(j->o.flags);
+	return j->res ? 0 : -ENOMEM;
+}
+
+int job_finish(struct job *j, int r, struct accelc_result **ret)
+{
+	struct accelc_result *res = j->res;
+
+	if (!res->log)
+		res->log = clean_log(j->log, j->src, j->dir);
+	if (r == 0 && res->cache_status == ACCELC_CACHE_MISS)
+		accelc_cache_store(&j->cache, res->log, res->container,
+				   res->container_size);
+	strbuf_free(j->log);
+	job_free(j);
+	/* a failed build still has a log to show, unless memory ran out */
+	if (r != -ENOMEM && res->log) {
+		if (r) {
+			accelc_free_kernels(res->kernels, res->n_kernels);
+			res->kernels = NULL;
+			res->n_kernels = 0;
+		}
+		*ret = res;
+		return r;
+	}
+	accelc_result_free(res);
+	return r ? r : -ENOMEM;
+}
+
 int accelc_compile(const struct accelc_options *opts, const char *source,
 		   size_t len, struct accelc_result **ret)
 {
 	struct strbuf log = { 0 };
-	struct job j = { .cache = { .dirfd = -1, .lockfd = -1 } };
+	struct job j;
 	int r;
 
 	if (!source || !ret)
 		return -EINVAL;
-	if (opts) {
-		if (opts->struct_size < sizeof(uint32_t) * 2 ||
-		    opts->struct_size > sizeof(j.o))
-			return -EINVAL;
-		memcpy(&j.o, opts, opts->struct_size);
+	r = job_start(&j, opts, &log);
+	if (r)
+		return r;
+	r = job_prepare(&j);
+	if (r == 0 && memchr(source, '\0', len)) {
+		strbuf_printf(&log, "error: source contains a NUL byte\n");
+		r = -EINVAL;
 	}
-	if (j.o.flags & ~ACCELC_FLAG_ALL)
-		return -EINVAL;
-	if (!j.o.timeout_ms)
-		j.o.timeout_ms = ACCELC_DEFAULT_TIMEOUT_MS;
-	j.log = &log;
-	j.res = accelc_result_new(j.o.flags);
-	if (!j.res)
-		return -ENOMEM;
-
-	r = prepare(&j, source, len);
 	if (r || cache_begin(&j, source, len))
 		goto out;
 	if (!j.dir) {
-		r = prepare_files(&j, source, len);
+		r = job_files(&j, source, len);
 		if (r)
 			goto out;
 	}
 	r = accelc_frontend(j.clang, &j.bo, j.src, j.bc, j.o.timeout_ms,
 			    &log);
-	if (r)
-		goto out;
-	r = run_llvm(&j);
-	if (r)
-		goto out;
-	r = accelc_link_so(j.clang, j.obj, j.so, j.o.timeout_ms, &log);
-	if (r)
-		goto out;
-	r = make_container(&j);
+	if (r == 0)
+		r = job_codegen(&j);
 out:
-	if (!j.res->log)
-		j.res->log = clean_log(&log, j.src);
-	if (r == 0 && j.res->cache_status == ACCELC_CACHE_MISS)
-		accelc_cache_store(&j.cache, j.res->log, j.res->container,
-				   j.res->container_size);
-	strbuf_free(&log);
-	job_free(&j);
-	/* a failed build still has a log to show, unless memory ran out */
-	if (r != -ENOMEM && j.res->log) {
-		if (r) {
-			accelc_free_kernels(j.res->kernels, j.res->n_kernels);
-			j.res->kernels = NULL;
-			j.res->n_kernels = 0;
-		}
-		*ret = j.res;
-		return r;
-	}
-	accelc_result_free(j.res);
-	return r ? r : -ENOMEM;
+	return job_finish(&j, r, ret);
 }

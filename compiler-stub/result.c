@@ -94,6 +94,16 @@ const char *accelc_result_get_asm(const struct accelc_result *res)
 	return res ? res->asm_text : NULL;
 }
 
+uint32_t accelc_result_get_kind(const struct accelc_result *res)
+{
+	return res ? res->kind : ACCELC_KIND_EXECUTABLE;
+}
+
+uint64_t accelc_result_get_global_size(const struct accelc_result *res)
+{
+	return res ? res->global_size : 0;
+}
+
 uint32_t accelc_result_get_kernel_count(const struct accelc_result *res)
 {
 	return res ? res->n_kernels : 0;
@@ -193,6 +203,8 @@ int accelc_result_set_container(struct accelc_result *res, void *container,
 		free(container);
 		return r;
 	}
+	if (b.kind != ACCELC_KIND_EXECUTABLE)
+		features = NULL;
 	if (features) {
 		r = accelc_binary_check_cpu(b.features, features, err,
 					    sizeof(err));
@@ -218,6 +230,8 @@ int accelc_result_set_container(struct accelc_result *res, void *container,
 	for (uint32_t i = 0; i < b.n_kernels; i++)
 		res->kernels[i].info = b.kernels[i];
 	res->n_kernels = b.n_kernels;
+	res->kind = b.kind;
+	res->global_size = b.global_size;
 	res->container = container;
 	res->container_size = size;
 	res->code = b.code;

@@ -8,6 +8,8 @@
 struct accelc_result {
 	uint32_t flags; /* ACCELC_FLAG_* of the request */
 	uint32_t cache_status;
+	uint32_t kind; /* ACCELC_KIND_* of the container */
+	uint64_t global_size;
 	char *log;
 	void *container; /* the program binary container */
 	size_t container_size;
@@ -26,7 +28,7 @@ struct accelc_result *accelc_result_new(uint32_t flags);
 /*
  * Take @p container (malloc'ed, freed on failure too): parse it into the
  * kernel table and, unless @p features is NULL, check it against them and
- * put the code in a memfd. Reasons go to @p log.
+ * put the code in a memfd (executables only: objects are bitcode). Reasons go to @p log.
  * @return 0, -EINVAL, -ENOEXEC, -ENOMEM, -errno
  */
 int accelc_result_set_container(struct accelc_result *res, void *container,

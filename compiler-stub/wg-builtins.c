@@ -208,43 +208,73 @@ static LLVMValueRef local_ptr(struct lower *l, struct wrapper *w,
 	return p;
 }
 
+/* The later of two instructions of one block (either may be NULL). */
+static LLVMValueRef later(LLVMValueRef a, LLVMValueRef b)
+{
+	if (!a || !b)
+		return a ? a : b;
+	for (LLVMValueRef i = a; i; i = LLVMGetNextInstruction(i))
+		if (i == b)
+			return b;
+	return a;
+}
+
+static bool is_cast(LLVMOpcode opc)
+{
+	return (opc >= LLVMTrunc && opc <= LLVMBitCast) ||
+	       opc == LLVMAddrSpaceCast;
+}
+
+static bool is_binary(LLVMOpcode opc)
+{
+	return opc >= LLVMAdd && opc <= LLVMXor;
+}
+
 /*
  * The value standing for @p c (the __local global @p g, or a constant
- * expression over it) inside wrapper @p w: built in the entry block from
- * the wrapper's local_mem, so it dominates every use. Building from a
- * non-constant base keeps the IR builder from folding it back.
+ * expression over it: clang folds pointer comparisons and arithmetic on
+ * its address into those) inside wrapper @p w: built in the entry block
+ * from the wrapper's local_mem, so it dominates every use. Building from
+ * a non-constant base keeps the IR builder from folding it back.
  */
 static LLVMValueRef materialize(struct lower *l, struct wrapper *w,
 				LLVMValueRef g, LLVMValueRef c)
 {
-	LLVMValueRef base, v;
+	LLVMValueRef ops[16], last = NULL, v;
+	int n;
 	LLVMOpcode opc;
 
 	if (c == g)
 		return local_ptr(l, w, g);
 	if (!LLVMIsAConstantExpr(c))
 		return NULL;
-	opc = LLVMGetConstOpcode(c);
-	base = materialize(l, w, g, LLVMGetOperand(c, 0));
-	if (!base)
+	n = LLVMGetNumOperands(c);
+	if (n < 1 || n > 16)
 		return NULL;
-	LLVMPositionBuilderBefore(l->b, LLVMGetNextInstruction(base));
-	if (opc == LLVMGetElementPtr) {
-		int no = LLVMGetNumOperands(c);
-		LLVMValueRef idx[16];
+	for (int k = 0; k < n; k++) {
+		LLVMValueRef m = materialize(l, w, g, LLVMGetOperand(c, k));
 
-		if (no - 1 > 16)
-			return NULL;
-		for (int k = 1; k < no; k++)
-			idx[k - 1] = LLVMGetOperand(c, k);
-		v = LLVMBuildGEP2(l->b, LLVMGetGEPSourceElementType(c), base,
-				  idx, no - 1, "");
+		ops[k] = m ? m : LLVMGetOperand(c, k);
+		last = m ? later(last, m) : last;
+	}
+	if (!last)
+		return NULL;
+	/* after every operand built here (all in the entry block) */
+	LLVMPositionBuilderBefore(l->b, LLVMGetNextInstruction(last));
+	opc = LLVMGetConstOpcode(c);
+	if (opc == LLVMGetElementPtr) {
+		v = LLVMBuildGEP2(l->b, LLVMGetGEPSourceElementType(c), ops[0],
+				  ops + 1, (unsigned)n - 1, "");
 		LLVMSetIsInBounds(v, LLVMIsInBounds(c));
 		return v;
 	}
-	if (opc == LLVMBitCast || opc == LLVMAddrSpaceCast ||
-	    opc == LLVMPtrToInt)
-		return LLVMBuildCast(l->b, opc, base, LLVMTypeOf(c), "");
+	if (is_cast(opc) && n == 1)
+		return LLVMBuildCast(l->b, opc, ops[0], LLVMTypeOf(c), "");
+	if (opc == LLVMICmp && n == 2)
+		return LLVMBuildICmp(l->b, LLVMGetICmpPredicate(c), ops[0],
+				     ops[1], "");
+	if (is_binary(opc) && n == 2)
+		return LLVMBuildBinOp(l->b, opc, ops[0], ops[1], "");
 	return NULL;
 }
 

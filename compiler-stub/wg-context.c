@@ -9,7 +9,8 @@
  * a context array with one element per work-item, indexed by the local
  * linear id. Uniform values (computed from arguments and launch
  * geometry only) are moved into the prologue first so that they need
- * neither.
+ * neither, and values computed from the local ids and uniform values
+ * only are computed again where they are used.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -266,6 +267,75 @@ static int demote_value(struct regions *rg, LLVMValueRef v)
 	return 0;
 }
 
+/*
+ * Values computed from the local ids and uniform values only (the
+ * row and column of a tiled kernel) are cheaper to compute again where
+ * they are used than to keep per work-item, and the vectoriser then
+ * sees them step with the work-item loop instead of loading them.
+ */
+#define REMAT_MAX 16
+
+static bool is_lid_load(struct regions *rg, LLVMValueRef v)
+{
+	LLVMValueRef p;
+
+	if (!LLVMIsALoadInst(v))
+		return false;
+	p = LLVMGetOperand(v, 0);
+	return p == rg->cur[0] || p == rg->cur[1] || p == rg->cur[2];
+}
+
+/* Instructions in @p v's tree, or more than @p budget if it is not one. */
+static int remat_cost(struct regions *rg, LLVMValueRef v, int budget)
+{
+	int n = 1;
+
+	if (is_uniform(rg, v))
+		return 0;
+	if (is_lid_load(rg, v))
+		return 1;
+	if (LLVMIsAPHINode(v) || !accelc_regions_pure(v))
+		return budget + 1;
+	for (int o = 0; o < LLVMGetNumOperands(v) && n <= budget; o++)
+		n += remat_cost(rg, LLVMGetOperand(v, o), budget - n);
+	return n;
+}
+
+static LLVMValueRef remat_clone(struct regions *rg, LLVMValueRef v)
+{
+	LLVMValueRef c;
+
+	if (is_uniform(rg, v))
+		return v;
+	c = LLVMInstructionClone(v);
+	for (int o = 0; !is_lid_load(rg, v) && o < LLVMGetNumOperands(v); o++)
+		LLVMSetOperand(c, o, remat_clone(rg, LLVMGetOperand(v, o)));
+	LLVMInsertIntoBuilder(rg->l->b, c);
+	return c;
+}
+
+/* @p v is used outside its block: compute it again there, if cheap. */
+static bool rematerialise(struct regions *rg, LLVMValueRef v)
+{
+	LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
+	LLVMValueRef *u;
+	size_t n;
+
+	if (LLVMIsAPHINode(v) || remat_cost(rg, v, REMAT_MAX) > REMAT_MAX)
+		return false;
+	n = users(v, &u);
+	if (n == SIZE_MAX)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		if (LLVMGetInstructionParent(u[k]) == bb)
+			continue;
+		LLVMPositionBuilderBefore(rg->l->b, u[k]);
+		set_operands(u[k], v, remat_clone(rg, v));
+	}
+	free(u);
+	return true;
+}
+
 static bool crosses(LLVMValueRef v)
 {
 	LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
@@ -301,8 +371,10 @@ int accelc_regions_demote(struct regions *rg)
 				todo[n++] = i;
 			}
 		for (size_t k = 0; k < n && !r; k++)
-			r = phase == 0 ? demote_phi(rg, todo[k]) :
-					 demote_value(rg, todo[k]);
+			if (phase == 0)
+				r = demote_phi(rg, todo[k]);
+			else if (!rematerialise(rg, todo[k]))
+				r = demote_value(rg, todo[k]);
 	}
 	free(todo);
 	return r;

@@ -175,8 +175,9 @@ static LLVMMetadataRef distinct_node(LLVMContextRef ctx)
 	return md;
 }
 
-/* !{!self, !{"llvm.loop.parallel_accesses", group}} */
-LLVMValueRef accelc_wg_loop_id(struct lower *l)
+/* !{!self, !{"llvm.loop.parallel_accesses", group}
+ *  [, !{"llvm.loop.interleave.count", i32 interleave}]} */
+LLVMValueRef accelc_wg_loop_id(struct lower *l, unsigned interleave)
 {
 	LLVMContextRef c = l->st->ctx;
 	LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
@@ -184,8 +185,13 @@ LLVMValueRef accelc_wg_loop_id(struct lower *l)
 		LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27),
 		l->access_group,
 	};
-	LLVMMetadataRef ops[2] = { tmp, LLVMMDNodeInContext2(c, pa, 2) };
-	LLVMMetadataRef id = LLVMMDNodeInContext2(c, ops, 2);
+	LLVMMetadataRef ic[2] = {
+		LLVMMDStringInContext2(c, "llvm.loop.interleave.count", 26),
+		LLVMValueAsMetadata(LLVMConstInt(l->i32, interleave, 0)),
+	};
+	LLVMMetadataRef ops[3] = { tmp, LLVMMDNodeInContext2(c, pa, 2),
+				   LLVMMDNodeInContext2(c, ic, 2) };
+	LLVMMetadataRef id = LLVMMDNodeInContext2(c, ops, interleave ? 3 : 2);
 
 	/* a self-reference makes the node distinct, as a loop ID must be */
 	LLVMMetadataReplaceAllUsesWith(tmp, id);
@@ -240,7 +246,7 @@ static void build_loop_wrapper(struct lower *l, struct wrapper *w)
 			     LLVMBuildICmp(l->b, LLVMIntULT, nx, w->ls[0], ""),
 			     xb, yl);
 	w->x_latch = br;
-	LLVMSetMetadata(br, loop_kind, accelc_wg_loop_id(l));
+	LLVMSetMetadata(br, loop_kind, accelc_wg_loop_id(l, 0));
 	LLVMPositionBuilderAtEnd(l->b, yl);
 	ny = LLVMBuildNUWAdd(l->b, w->lid[1], one, "ly.next");
 	LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntULT, ny, w->ls[1], ""),
@@ -491,12 +497,28 @@ int accelc_lower(struct lower_state *st)
 		r = -EIO;
 		goto out;
 	}
+	/* SSA form for the implicit barriers' analysis */
+	for (uint32_t i = 0; i < st->n_kernels && !r; i++)
+		if (!(st->kernels[i].info.flags & ACCELC_KERNEL_HAS_BARRIERS)) {
+			r = run_passes(st, "function(sroa)");
+			break;
+		}
+	if (r)
+		goto out;
 	for (uint32_t i = 0; i < st->n_kernels; i++) {
 		struct kernel_desc *k = &st->kernels[i];
+		bool implicit = false;
 
 		ws[i].k = k;
-		if ((k->info.flags & ACCELC_KERNEL_HAS_BARRIERS) &&
-		    accelc_regions_fit(k)) {
+		if (!(k->info.flags & ACCELC_KERNEL_HAS_BARRIERS)) {
+			r = accelc_implicit_barriers(&l, k);
+			if (r < 0)
+				goto out;
+			implicit = r > 0;
+			r = 0;
+		}
+		if (implicit || ((k->info.flags & ACCELC_KERNEL_HAS_BARRIERS) &&
+				 accelc_regions_fit(k))) {
 			r = accelc_regions_wrapper(&l, &ws[i], &rg[i]);
 			if (r)
 				goto out;
@@ -546,6 +568,9 @@ int accelc_lower(struct lower_state *st)
 			r = accelc_regions_build(&l, rg[i]);
 	if (!r && any_regions)
 		r = verify(st);
+	for (uint32_t i = 0; i < st->n_kernels && !r; i++)
+		r = accelc_lower_generic(&l, &ws[i],
+					 rg[i] ? rg[i]->heap : NULL);
 	if (r)
 		goto out;
 	for (LLVMValueRef f = LLVMGetFirstFunction(st->mod); f;

@@ -32,6 +32,9 @@
 /* beyond these the copies cost more compile time than fibers run time */
 #define MAX_BARRIERS 63
 #define MAX_BLOCKS_COPIED 20000
+/* groups are often 16 wide in x: 8 lanes twice, not 32 at a time, which
+ * would leave such loops scalar */
+#define REGION_INTERLEAVE 2
 
 static const char *const barrier_names[] = {
 	"_Z7barrierj",
@@ -488,7 +491,7 @@ static int build_nest(struct regions *rg, size_t g, LLVMBasicBlockRef *pre,
 	LLVMBasicBlockRef yl, zl, done, dflt = out;
 	LLVMValueRef zero = LLVMConstInt(l->i64, 0, 0);
 	LLVMValueRef one = LLVMConstInt(l->i64, 1, 0);
-	LLVMValueRef lid[3], nx, ny, nz, br, sw, v[2], *start;
+	LLVMValueRef lid[3], nx, ny, nz, br, sw, v[2], *start, xb;
 	LLVMBasicBlockRef bb[2];
 	struct nest n = { .pre = pre[g] };
 	const uint8_t *reaches = rg->reaches + g * (rg->nbar + 1);
@@ -513,6 +516,7 @@ static int build_nest(struct regions *rg, size_t g, LLVMBasicBlockRef *pre,
 		start[k] = LLVMBuildLoad2(
 			l->b, LLVMGetAllocatedType(rg->uniform[k]),
 			rg->uniform[k], "uniform");
+	xb = accelc_regions_x_bound(rg, g, start);
 	LLVMBuildBr(l->b, zh);
 	LLVMPositionBuilderAtEnd(l->b, zh);
 	lid[2] = LLVMBuildPhi(l->b, l->i64, "lz");
@@ -535,10 +539,11 @@ static int build_nest(struct regions *rg, size_t g, LLVMBasicBlockRef *pre,
 	LLVMPositionBuilderAtEnd(l->b, n.latch);
 	nx = LLVMBuildNUWAdd(l->b, lid[0], one, "lx.next");
 	br = LLVMBuildCondBr(l->b,
-			     LLVMBuildICmp(l->b, LLVMIntULT, nx, w->ls[0], ""),
+			     LLVMBuildICmp(l->b, LLVMIntULT, nx,
+					   xb ? xb : w->ls[0], ""),
 			     n.x, yl);
 	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9),
-			accelc_wg_loop_id(l));
+			accelc_wg_loop_id(l, REGION_INTERLEAVE));
 	LLVMPositionBuilderAtEnd(l->b, yl);
 	ny = LLVMBuildNUWAdd(l->b, lid[1], one, "ly.next");
 	LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntULT, ny, w->ls[1], ""),

@@ -54,6 +54,23 @@ int accelc_grow(void **p, size_t n, size_t size);
  * barriers, up to @p max_barriers in all */
 int accelc_regions_loop_exits(struct regions *rg, size_t max_barriers);
 
+/* wg-implicit.c: barriers at the top of loops worth running each
+ * iteration across all work-items in a barrier-free kernel (before
+ * inlining, in SSA form); 1 if any was added */
+int accelc_implicit_barriers(struct lower *l, struct kernel_desc *k);
+
+/* wg-narrow.c: the x loop's bound for region @p g when its work-items
+ * from some uniform s on do nothing (built where the builder is, from
+ * the uniform variables' values @p start), or NULL: the local size */
+LLVMValueRef accelc_regions_x_bound(struct regions *rg, size_t g,
+				    LLVMValueRef *start);
+
+/* wg-uniform.c: predecessor lists of @p nb blocks, which @p index maps
+ * to their position + 1: those of block b are (*pred)[(*off)[b] ..
+ * (*off)[b + 1]) */
+int accelc_preds(LLVMBasicBlockRef *blocks, size_t nb,
+		 const struct ptrmap *index, size_t **off, size_t **pred);
+
 /* wg-uniform.c: find the variables that are the same in all work-items */
 int accelc_regions_find_uniform(struct regions *rg);
 
@@ -76,7 +93,8 @@ LLVMValueRef accelc_wg_call_kernel(struct lower *l, struct kernel_desc *k,
 				   LLVMValueRef *vals);
 LLVMValueRef accelc_wg_add_function(struct lower *l, const char *name,
 				    LLVMTypeRef *params, unsigned n);
-LLVMValueRef accelc_wg_loop_id(struct lower *l);
+/* the x loop's ID; @p interleave: 0 leaves the count to the vectoriser */
+LLVMValueRef accelc_wg_loop_id(struct lower *l, unsigned interleave);
 /* Marks the loads and stores of @p fn (past its entry block) parallel
  * for the work-item loops, but those @p ordered says must stay ordered. */
 void accelc_wg_tag_parallel(struct lower *l, LLVMValueRef fn,
@@ -99,5 +117,11 @@ int accelc_regions_split(struct lower *l, struct regions *rg);
  */
 int accelc_regions_build(struct lower *l, struct regions *rg);
 void accelc_regions_free(struct regions *rg);
+
+/* wg-generic.c: to_global(), to_local(), to_private() and get_fence() in
+ * @p w->fn, once all else is lowered; @p heap: the block of context
+ * arrays the regions malloc'ed (wg-context.c), or NULL */
+int accelc_lower_generic(struct lower *l, struct wrapper *w,
+			 LLVMValueRef heap);
 
 #endif /* ACCELC_WG_REGIONS_H */

@@ -62,50 +62,65 @@ static size_t idx(struct regions *rg, LLVMBasicBlockRef bb)
 	return (size_t)(uintptr_t)ptrmap_get(&rg->bidx, bb) - 1;
 }
 
+int accelc_preds(LLVMBasicBlockRef *blocks, size_t nb,
+		 const struct ptrmap *index, size_t **off, size_t **pred)
+{
+	size_t n = 0, *o = calloc(nb + 1, sizeof(*o)), *p;
+
+	if (!o)
+		return -ENOMEM;
+	for (size_t b = 0; b < nb; b++) {
+		LLVMValueRef t = LLVMGetBasicBlockTerminator(blocks[b]);
+
+		for (unsigned s = 0; t && s < LLVMGetNumSuccessors(t); s++) {
+			o[(uintptr_t)ptrmap_get(index,
+						LLVMGetSuccessor(t, s))]++;
+			n++;
+		}
+	}
+	for (size_t b = 0; b < nb; b++)
+		o[b + 1] += o[b];
+	p = malloc((n + 1) * sizeof(*p));
+	if (!p) {
+		free(o);
+		return -ENOMEM;
+	}
+	for (size_t b = 0; b < nb; b++) {
+		LLVMValueRef t = LLVMGetBasicBlockTerminator(blocks[b]);
+
+		for (unsigned s = 0; t && s < LLVMGetNumSuccessors(t); s++) {
+			uintptr_t x = (uintptr_t)ptrmap_get(
+				index, LLVMGetSuccessor(t, s)) - 1;
+
+			p[o[x]++] = b;
+		}
+	}
+	for (size_t b = nb; b > 0; b--)
+		o[b] = o[b - 1];
+	o[0] = 0;
+	*off = o;
+	*pred = p;
+	return 0;
+}
+
 static int build_cfg(struct regions *rg, struct ucfg *g)
 {
-	size_t nb = rg->nblocks, n = 0;
+	size_t nb = rg->nblocks;
 	bool changed = true;
 
 	g->nb = nb;
 	g->words = (rg->nbar + 1 + 63) / 64;
-	g->pred_off = calloc(nb + 1, sizeof(*g->pred_off));
 	g->bar = calloc(nb, 1);
 	g->fb = calloc(nb * g->words, sizeof(*g->fb));
 	g->stack = malloc(nb * sizeof(*g->stack));
 	g->seen = malloc(nb);
 	g->lockstep = malloc(nb);
-	if (!g->pred_off || !g->bar || !g->fb || !g->stack || !g->seen ||
-	    !g->lockstep)
+	if (!g->bar || !g->fb || !g->stack || !g->seen || !g->lockstep ||
+	    accelc_preds(rg->blocks, nb, &rg->bidx, &g->pred_off, &g->pred))
 		return -ENOMEM;
 	memset(g->lockstep, -1, nb);
 	for (size_t j = 0; j < rg->nbar; j++)
 		g->bar[idx(rg, rg->bar[j])] = 1;
-	for (size_t b = 0; b < nb; b++) {
-		LLVMValueRef t = LLVMGetBasicBlockTerminator(rg->blocks[b]);
-
-		for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++) {
-			g->pred_off[idx(rg, LLVMGetSuccessor(t, s)) + 1]++;
-			n++;
-		}
-	}
-	for (size_t b = 0; b < nb; b++)
-		g->pred_off[b + 1] += g->pred_off[b];
-	g->pred = malloc((n + 1) * sizeof(*g->pred));
-	if (!g->pred)
-		return -ENOMEM;
-	for (size_t b = 0; b < nb; b++) {
-		LLVMValueRef t = LLVMGetBasicBlockTerminator(rg->blocks[b]);
-
-		for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++) {
-			size_t x = idx(rg, LLVMGetSuccessor(t, s));
-
-			g->pred[g->pred_off[x]++] = b;
-		}
-	}
-	for (size_t b = nb; b > 0; b--)
-		g->pred_off[b] = g->pred_off[b - 1];
-	g->pred_off[0] = 0;
 	/* first barriers, as in wg-loop-exits.c but for any count */
 	for (size_t j = 0; j < rg->nbar; j++) {
 		size_t b = idx(rg, rg->bar[j]);

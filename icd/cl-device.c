@@ -2,8 +2,8 @@
 /*
  * Devices: libaccel devices that can run kernels, with their properties
  * translated into OpenCL's. Features libaccel lacks (images, SVM, pipes,
- * device-side enqueue, sub-groups, the generic address space) are reported
- * absent, as OpenCL 3.0 allows.
+ * device-side enqueue, sub-groups) are reported absent, as OpenCL 3.0
+ * allows.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -190,7 +190,7 @@ static const char *const atomic_features[] = {
 static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 				     void *value, size_t *size_ret)
 {
-	cl_name_version nv[2 + ICD_ARRAY_SIZE(atomic_features)];
+	cl_name_version nv[4 + ICD_ARRAY_SIZE(atomic_features)];
 	size_t i, n = 0;
 
 	memset(nv, 0, sizeof(nv));
@@ -206,6 +206,12 @@ static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 			strcpy(nv[n].name, atomic_features[i]);
 			nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
 		}
+		/* Variables in the program's own data, per program object. */
+		strcpy(nv[n].name, "__opencl_c_program_scope_global_variables");
+		nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
+		/* to_global() and friends: compiler-stub/wg-generic.c */
+		strcpy(nv[n].name, "__opencl_c_generic_address_space");
+		nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
 	}
 	return icd_info(size, value, size_ret, nv, n * sizeof(nv[0]));
 }
@@ -421,11 +427,13 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 			     CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
 	case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
 		return STRING(no_conformance);
+	case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+		/* the compiler's, as __opencl_c_generic_address_space */
+		return BOOL(d->compiler);
 
 	/* optional OpenCL 2.x/3.0 features, all absent */
 	case CL_DEVICE_IMAGE_SUPPORT:
 	case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
-	case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
 	case CL_DEVICE_PIPE_SUPPORT:
 	case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
 		return BOOL(false);
@@ -454,9 +462,15 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_IMAGE3D_MAX_DEPTH:
 	case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
 	case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+		return SIZE(0);
 	case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
 	case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-		return SIZE(0);
+		/*
+		 * Program-scope variables live in the program's shared
+		 * object, as big as memory allows; we promise the
+		 * specification's minimum, 64 KiB.
+		 */
+		return SIZE(d->compiler ? 64 * 1024 : 0);
 	case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
 	case CL_DEVICE_SVM_CAPABILITIES:
 	case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:

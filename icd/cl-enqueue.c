@@ -27,9 +27,12 @@ cl_int icd_wait_init(cl_command_queue q, cl_uint n, const cl_event *list,
 			return CL_INVALID_CONTEXT;
 	}
 
-	pthread_mutex_lock(&q->lock);
-	barrier = accel_fence_ref(q->barrier);
-	pthread_mutex_unlock(&q->lock);
+	/* Only out-of-order queues ever get one (queue_set_barrier()). */
+	if (q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
+		pthread_mutex_lock(&q->lock);
+		barrier = accel_fence_ref(q->barrier);
+		pthread_mutex_unlock(&q->lock);
+	}
 
 	total = n + (barrier ? 1 : 0);
 	if (total > ICD_ARRAY_SIZE(w->inline_fences)) {

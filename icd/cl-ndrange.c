@@ -119,11 +119,13 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
 		if (d < dim && global[d] == 0)
 			empty = true;
 	}
+	/* No event wanted: no fence reference to take and drop. */
 	if (empty)
-		e = accel_queue_marker(q->q, w.n, w.fences, &fence);
+		e = accel_queue_marker(q->q, w.n, w.fences,
+				       event ? &fence : NULL);
 	else
 		e = accel_queue_launch(q->q, k->k[idx], &range, w.n, w.fences,
-				       &fence);
+				       event ? &fence : NULL);
 	icd_wait_fini(&w);
 	if (e < 0)
 		return launch_error(e);

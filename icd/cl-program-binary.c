@@ -6,8 +6,8 @@
  *   kernel descriptions and native code for one CPU), loaded at creation
  *   without compiling, so a broken or foreign one fails there with
  *   CL_INVALID_BINARY for its device;
- * - compiled objects and libraries: their OpenCL C source, as linking
- *   joins sources (cl-program-link.c).
+ * - compiled objects and libraries: libaccel's program binary too (LLVM
+ *   bitcode for accel_program_link(), no kernels), of the matching kind.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,8 +16,8 @@
 #include "cl-program.h"
 
 #define BINARY_MAGIC "ACCELCL"
-/* 1 carried source for executables too */
-#define BINARY_FORMAT 2u
+/* 1 carried source for executables too, 2 for objects and libraries */
+#define BINARY_FORMAT 3u
 
 struct binary_header {
 	char magic[8];
@@ -48,12 +48,26 @@ static cl_int parse_binary(const unsigned char *bin, size_t len,
 	return CL_SUCCESS;
 }
 
-/* Device @p i's binary: its code loaded, or the source kept. */
+/* The libaccel program kind a binary type holds. */
+static int binary_kind(cl_program_binary_type t)
+{
+	switch (t) {
+	case CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT:
+		return ACCEL_PROGRAM_OBJECT;
+	case CL_PROGRAM_BINARY_TYPE_LIBRARY:
+		return ACCEL_PROGRAM_LIBRARY;
+	default:
+		return ACCEL_PROGRAM_EXECUTABLE;
+	}
+}
+
+/* Device @p i's binary: loaded now, without compiling. */
 static cl_int take_binary(cl_program p, cl_uint i,
 			  const struct binary_header *h, const char *opts,
 			  const char *payload)
 {
 	struct icd_build *b = &p->builds[i];
+	struct accel_program *prog = NULL;
 	int e;
 
 	if (!p->binary_options) {
@@ -61,24 +75,22 @@ static cl_int take_binary(cl_program p, cl_uint i,
 		if (!p->binary_options)
 			return CL_OUT_OF_HOST_MEMORY;
 	}
-	b->binary_type = h->binary_type;
-	if (h->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
-		e = accel_program_new_binary(p->devices[i]->dev, payload,
-					     h->payload_len, &b->binary_prog);
-		if (e == -ENOMEM)
-			return CL_OUT_OF_HOST_MEMORY;
-		/* malformed, other format or ABI, CPU lacks a feature, no
-		 * compiler module to check it: all unusable here */
-		return e < 0 ? CL_INVALID_BINARY : CL_SUCCESS;
-	}
-	if (memchr(payload, '\0', h->payload_len))
+	e = accel_program_new_binary(p->devices[i]->dev, payload,
+				     h->payload_len, &prog);
+	if (e == -ENOMEM)
+		return CL_OUT_OF_HOST_MEMORY;
+	/* malformed, other format or ABI, CPU lacks a feature, no compiler
+	 * module to check it, or not what the header says: unusable here */
+	if (e < 0 || accel_program_get_kind(prog) !=
+			     binary_kind(h->binary_type)) {
+		accel_program_unref(prog);
 		return CL_INVALID_BINARY;
-	/* One program, one source: the first binary's. */
-	if (!p->source) {
-		p->source = strndup(payload, h->payload_len);
-		if (!p->source)
-			return CL_OUT_OF_HOST_MEMORY;
 	}
+	b->binary_type = h->binary_type;
+	if (h->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+		b->binary_prog = prog;
+	else
+		b->object = prog;
 	return CL_SUCCESS;
 }
 
@@ -136,11 +148,8 @@ static bool binary_payload(cl_program p, cl_uint i, const void **data,
 		return prog && accel_program_get_binary(prog, data, size) == 0;
 	case CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT:
 	case CL_PROGRAM_BINARY_TYPE_LIBRARY:
-		if (!p->source)
-			return false;
-		*data = p->source;
-		*size = strlen(p->source);
-		return true;
+		return b->object &&
+		       accel_program_get_binary(b->object, data, size) == 0;
 	default:
 		return false;
 	}

@@ -30,6 +30,21 @@ bool icd_options_uniform_wg(const char *options)
 	return !strncmp(std, "CL1.", 4);
 }
 
+cl_int icd_program_error(int e, cl_int bad_options, cl_int unavailable,
+			 cl_int failure)
+{
+	switch (e) {
+	case -EINVAL:
+		return bad_options;
+	case -EOPNOTSUPP:
+		return unavailable;
+	case -ENOMEM:
+		return CL_OUT_OF_HOST_MEMORY;
+	default:
+		return failure;
+	}
+}
+
 /* Build for one device. Returns a CL error for the whole call. */
 cl_int icd_program_build_one(cl_program p, cl_uint i, const char *source,
 			     const char *options)
@@ -58,16 +73,9 @@ cl_int icd_program_build_one(cl_program p, cl_uint i, const char *source,
 	}
 	b->status = CL_BUILD_ERROR;
 	b->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
-	switch (e) {
-	case -EINVAL:
-		return CL_INVALID_BUILD_OPTIONS;
-	case -EOPNOTSUPP:
-		return CL_COMPILER_NOT_AVAILABLE;
-	case -ENOMEM:
-		return CL_OUT_OF_HOST_MEMORY;
-	default:
-		return CL_BUILD_PROGRAM_FAILURE;
-	}
+	return icd_program_error(e, CL_INVALID_BUILD_OPTIONS,
+				 CL_COMPILER_NOT_AVAILABLE,
+				 CL_BUILD_PROGRAM_FAILURE);
 }
 
 /* An executable binary: the code loaded at creation becomes the build. */
@@ -170,6 +178,11 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n,
 	}
 	if (p->origin == ICD_PROGRAM_BUILT_IN) {
 		/* nothing to build; they were made at creation */
+		goto out;
+	}
+	/* neither source nor binary: clLinkProgram made it */
+	if (p->origin == ICD_PROGRAM_LINKED) {
+		result = CL_INVALID_OPERATION;
 		goto out;
 	}
 	for (i = 0; i < p->n_devices; i++) {

@@ -120,9 +120,14 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d,
 	case CL_PROGRAM_BINARY_TYPE:
 		r = icd_info_uint(size, value, size_ret, b->binary_type);
 		break;
-	case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-		r = icd_info_size(size, value, size_ret, 0);
+	case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
+		uint64_t bytes = 0;
+
+		if (b->prog)
+			accel_program_get_global_variable_size(b->prog, &bytes);
+		r = icd_info_size(size, value, size_ret, (size_t)bytes);
 		break;
+	}
 	default:
 		r = CL_INVALID_VALUE;
 		break;

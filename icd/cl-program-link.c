@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * clCompileProgram keeps the source, options and headers; clLinkProgram
- * joins the sources of its inputs and builds the result, so compile errors
- * are reported when linking.
+ * clCompileProgram and clLinkProgram: separate compilation through
+ * accel_program_compile() (one object per device, with its own options and
+ * embedded headers) and accel_program_link() (objects and libraries into
+ * an executable, or with -create-library into a library).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,51 +11,57 @@
 
 #include "cl-program.h"
 
-/*
- * Input headers are inlined: each `#include "name"` line naming one of
- * them becomes the header's text, so the compiled object needs no files.
- */
-static char *inline_headers(const char *src, cl_uint n, const cl_program *hdrs,
-			    const char **names)
+/* Compile for device @p i. Returns a CL error for the whole call. */
+static cl_int compile_one(cl_program p, cl_uint i, const char *options,
+			  cl_uint n, const char **names, const char **texts)
 {
-	char *out = strdup("");
-	const char *p = src;
+	struct icd_build *b = &p->builds[i];
+	char *log = NULL;
+	int e;
 
-	while (out && *p) {
-		const char *line_end = strchr(p, '\n');
-		size_t len = line_end ? (size_t)(line_end - p + 1) : strlen(p);
-		const char *q = p;
-		bool replaced = false;
-		cl_uint i;
-
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (*q == '#' && n) {
-			q++;
-			while (*q == ' ' || *q == '\t')
-				q++;
-			if (!strncmp(q, "include", 7)) {
-				q += 7;
-				while (*q == ' ' || *q == '\t')
-					q++;
-				for (i = 0; i < n && *q == '"'; i++) {
-					size_t nl = strlen(names[i]);
-
-					if (!strncmp(q + 1, names[i], nl) &&
-					    q[1 + nl] == '"') {
-						icd_strcat(&out, "%s\n",
-							   hdrs[i]->source);
-						replaced = true;
-						break;
-					}
-				}
-			}
-		}
-		if (!replaced && out)
-			icd_strcat(&out, "%.*s", (int)len, p);
-		p += len;
+	icd_build_clear(b);
+	b->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+	b->options = strdup(options ? options : "");
+	if (!b->options)
+		return CL_OUT_OF_HOST_MEMORY;
+	if (!p->devices[i]->compiler) {
+		b->status = CL_BUILD_ERROR;
+		return CL_COMPILER_NOT_AVAILABLE;
 	}
-	return out;
+	e = accel_program_compile(p->devices[i]->dev, p->source, 0, options,
+				  n, names, texts, &log, &b->object);
+	b->log = log ? log : strdup("");
+	b->status = e == 0 ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+	if (e == 0)
+		b->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+	if (!b->log)
+		return CL_OUT_OF_HOST_MEMORY;
+	return e == 0 ? CL_SUCCESS :
+			icd_program_error(e, CL_INVALID_COMPILER_OPTIONS,
+					  CL_COMPILER_NOT_AVAILABLE,
+					  CL_COMPILE_PROGRAM_FAILURE);
+}
+
+static cl_int check_headers(cl_uint n, const cl_program *headers,
+			    const char **names, const char ***texts)
+{
+	cl_uint i;
+
+	if ((n && (!headers || !names)) || (!n && (headers || names)))
+		return CL_INVALID_VALUE;
+	*texts = calloc(n ? n : 1, sizeof(**texts));
+	if (!*texts)
+		return CL_OUT_OF_HOST_MEMORY;
+	for (i = 0; i < n; i++) {
+		if (!icd_object_valid(headers[i], ICD_MAGIC_PROGRAM) ||
+		    !headers[i]->source || !names[i] ||
+		    headers[i]->origin != ICD_PROGRAM_SOURCE) {
+			free(*texts);
+			return CL_INVALID_VALUE;
+		}
+		(*texts)[i] = headers[i]->source;
+	}
+	return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n,
@@ -66,63 +73,61 @@ cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n,
 							      void *),
 				    void *user_data)
 {
-	char *src;
-	bool *sel;
-	cl_int r = CL_SUCCESS;
+	const char **texts = NULL;
+	bool *sel = NULL;
+	cl_int r, e;
 	cl_uint i;
 
 	if (!icd_object_valid(p, ICD_MAGIC_PROGRAM))
 		return CL_INVALID_PROGRAM;
-	if ((!notify && user_data) ||
-	    (num_headers && (!headers || !header_names)) ||
-	    (!num_headers && (headers || header_names)))
+	if (!notify && user_data)
 		return CL_INVALID_VALUE;
-	for (i = 0; i < num_headers; i++)
-		if (!icd_object_valid(headers[i], ICD_MAGIC_PROGRAM) ||
-		    !headers[i]->source || !header_names[i])
-			return CL_INVALID_VALUE;
-	if (p->origin != ICD_PROGRAM_SOURCE)
-		return CL_INVALID_OPERATION;
-	r = icd_program_select_devices(p, n, list, &sel);
+	r = check_headers(num_headers, headers, header_names, &texts);
 	if (r != CL_SUCCESS)
 		return r;
-	src = inline_headers(p->source, num_headers, headers, header_names);
+	if (p->origin != ICD_PROGRAM_SOURCE) {
+		free(texts);
+		return CL_INVALID_OPERATION;
+	}
+	r = icd_program_select_devices(p, n, list, &sel);
+	if (r != CL_SUCCESS) {
+		free(texts);
+		return r;
+	}
 	pthread_mutex_lock(&p->lock);
 	if (atomic_load(&p->n_kernels)) {
 		r = CL_INVALID_OPERATION;
-	} else if (!src) {
-		r = CL_OUT_OF_HOST_MEMORY;
-	} else {
-		free(p->source);
-		p->source = src;
-		src = NULL;
-		for (i = 0; i < p->n_devices; i++) {
-			struct icd_build *b = &p->builds[i];
-
-			if (!sel[i])
-				continue;
-			if (!p->devices[i]->compiler) {
-				r = CL_COMPILER_NOT_AVAILABLE;
-				continue;
-			}
-			icd_build_clear(b);
-			b->options = strdup(options ? options : "");
-			b->log = strdup("");
-			b->status = CL_BUILD_SUCCESS;
-			b->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-			if (!b->options || !b->log)
-				r = CL_OUT_OF_HOST_MEMORY;
-		}
+		goto out;
 	}
+	for (i = 0; i < p->n_devices; i++)
+		if (sel[i] && p->builds[i].status == CL_BUILD_IN_PROGRESS)
+			r = CL_INVALID_OPERATION;
+	if (r != CL_SUCCESS)
+		goto out;
+	p->uniform_wg = icd_options_uniform_wg(options);
+	for (i = 0; i < p->n_devices; i++) {
+		if (!sel[i])
+			continue;
+		e = compile_one(p, i, options, num_headers, header_names,
+				texts);
+		if (e != CL_SUCCESS && r == CL_SUCCESS)
+			r = e;
+	}
+	/* an object has no kernels: the names of an earlier build go */
+	icd_program_collect_kernel_names(p);
+out:
 	pthread_mutex_unlock(&p->lock);
-	free(src);
 	free(sel);
+	free(texts);
 	if (notify && r != CL_INVALID_OPERATION)
 		notify(p, user_data);
 	return r;
 }
 
-/* Link options that change code generation, handed to the build. */
+/*
+ * Link options: -create-library, -enable-link-options (with it only), and
+ * the code generation flags, handed to the link.
+ */
 static cl_int link_options(const char *options, char **ret, bool *library)
 {
 	static const char *const allowed[] = {
@@ -132,34 +137,126 @@ static cl_int link_options(const char *options, char **ret, bool *library)
 	};
 	char *copy = strdup(options ? options : ""), *save = NULL, *w;
 	char *out = strdup("");
+	bool ok = true, enable = false;
 	size_t i;
 
 	*library = false;
-	for (w = copy ? strtok_r(copy, " \t\n", &save) : NULL; w && out;
+	for (w = copy ? strtok_r(copy, " \t\n", &save) : NULL; w && out && ok;
 	     w = strtok_r(NULL, " \t\n", &save)) {
-		bool ok = false;
-
 		if (!strcmp(w, "-create-library")) {
 			*library = true;
 			continue;
 		}
-		if (!strcmp(w, "-enable-link-options"))
+		if (!strcmp(w, "-enable-link-options")) {
+			enable = true;
 			continue;
-		for (i = 0; i < ICD_ARRAY_SIZE(allowed); i++)
-			ok = ok || !strcmp(w, allowed[i]);
-		if (!ok) {
-			free(copy);
-			free(out);
-			return CL_INVALID_LINKER_OPTIONS;
 		}
+		for (i = 0, ok = false; i < ICD_ARRAY_SIZE(allowed); i++)
+			ok = ok || !strcmp(w, allowed[i]);
 		/* -cl-no-subgroup-ifp: no sub-groups, nothing to pass */
-		if (strcmp(w, "-cl-no-subgroup-ifp"))
+		if (ok && strcmp(w, "-cl-no-subgroup-ifp"))
 			icd_strcat(&out, "%s%s", *out ? " " : "", w);
 	}
 	free(copy);
+	if (!ok || (enable && !*library)) {
+		free(out);
+		return CL_INVALID_LINKER_OPTIONS;
+	}
 	if (!out)
 		return CL_OUT_OF_HOST_MEMORY;
 	*ret = out;
+	return CL_SUCCESS;
+}
+
+/*
+ * The inputs' objects for device @p d, referenced, in @p objs. Either all
+ * inputs have one for it or none does (then @p *count is 0); anything
+ * else is CL_INVALID_OPERATION.
+ */
+static cl_int gather(cl_device_id d, cl_uint n, const cl_program *inputs,
+		     struct accel_program **objs, cl_uint *count)
+{
+	cl_uint i, have = 0;
+
+	for (i = 0; i < n; i++) {
+		cl_program in = inputs[i];
+		int idx = icd_program_device_index(in, d);
+
+		objs[i] = NULL;
+		pthread_mutex_lock(&in->lock);
+		/* compiled, linked as a library, or loaded from a binary */
+		if (idx >= 0 && in->builds[idx].object)
+			objs[i] = accel_program_ref(in->builds[idx].object);
+		pthread_mutex_unlock(&in->lock);
+		have += objs[i] != NULL;
+	}
+	*count = have;
+	if (have == 0 || have == n)
+		return CL_SUCCESS;
+	for (i = 0; i < n; i++)
+		accel_program_unref(objs[i]);
+	*count = 0;
+	return CL_INVALID_OPERATION;
+}
+
+/* Link for device @p i of @p p. CL_SUCCESS with @p *linked false: the
+ * inputs have nothing for this device. */
+static cl_int link_one(cl_program p, cl_uint i, cl_uint n,
+		       const cl_program *inputs, const char *options,
+		       bool library, bool *linked)
+{
+	struct icd_build *b = &p->builds[i];
+	struct accel_program *objs[n], *out = NULL;
+	char *log = NULL;
+	cl_uint count;
+	cl_int r;
+	int e;
+
+	*linked = false;
+	r = gather(p->devices[i], n, inputs, objs, &count);
+	if (r != CL_SUCCESS || !count)
+		return r;
+	*linked = true;
+	b->options = strdup(options);
+	if (!b->options)
+		r = CL_OUT_OF_HOST_MEMORY;
+	if (r == CL_SUCCESS && !p->devices[i]->compiler)
+		r = CL_LINKER_NOT_AVAILABLE;
+	if (r == CL_SUCCESS) {
+		e = accel_program_link(p->devices[i]->dev, n, objs, options,
+				       library ? ACCEL_LINK_LIBRARY : 0, &log,
+				       &out);
+		r = e == 0 ? CL_SUCCESS :
+			icd_program_error(e, CL_INVALID_LINKER_OPTIONS,
+					  CL_LINKER_NOT_AVAILABLE,
+					  CL_LINK_PROGRAM_FAILURE);
+	}
+	for (cl_uint k = 0; k < n; k++)
+		accel_program_unref(objs[k]);
+	b->log = log ? log : strdup("");
+	b->status = r == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+	if (r == CL_SUCCESS && library) {
+		b->object = out;
+		b->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+	} else if (r == CL_SUCCESS) {
+		b->prog = out;
+		b->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+	}
+	if (!b->log)
+		r = CL_OUT_OF_HOST_MEMORY;
+	return r;
+}
+
+static cl_int check_inputs(cl_context ctx, cl_uint n, const cl_program *in)
+{
+	cl_uint i;
+
+	if (!n || !in)
+		return CL_INVALID_VALUE;
+	for (i = 0; i < n; i++)
+		if (!icd_object_valid(in[i], ICD_MAGIC_PROGRAM) ||
+		    in[i]->ctx != ctx)
+			return CL_INVALID_PROGRAM;
 	return CL_SUCCESS;
 }
 
@@ -171,92 +268,54 @@ cl_program CL_API_CALL clLinkProgram(cl_context ctx, cl_uint n,
 							       void *),
 				     void *user_data, cl_int *err)
 {
-	char *src = NULL, *lopts = NULL, *opts = NULL;
-	bool library, *sel = NULL;
+	char *lopts = NULL;
+	bool library, linked, any = false;
 	cl_program p;
-	cl_int r = CL_SUCCESS;
+	cl_int r, e;
 	cl_uint i;
 
 	if (!icd_object_valid(ctx, ICD_MAGIC_CONTEXT))
 		ICD_RETURN_ERR(err, CL_INVALID_CONTEXT, NULL);
-	if ((!notify && user_data) || !num_inputs || !inputs ||
-	    (n && !list) || (!n && list))
+	if ((!notify && user_data) || (n && !list) || (!n && list))
 		ICD_RETURN_ERR(err, CL_INVALID_VALUE, NULL);
 	for (i = 0; i < n; i++)
 		if (!icd_object_valid(list[i], ICD_MAGIC_DEVICE) ||
 		    !icd_context_has_device(ctx, list[i]))
 			ICD_RETURN_ERR(err, CL_INVALID_DEVICE, NULL);
-	for (i = 0; i < num_inputs; i++) {
-		cl_program in = inputs[i];
-		cl_uint d;
-		bool ok = false;
-
-		if (!icd_object_valid(in, ICD_MAGIC_PROGRAM) ||
-		    in->ctx != ctx)
-			ICD_RETURN_ERR(err, CL_INVALID_PROGRAM, NULL);
-		for (d = 0; d < in->n_devices; d++)
-			ok = ok || in->builds[d].binary_type ==
-					   CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
-				   in->builds[d].binary_type ==
-					   CL_PROGRAM_BINARY_TYPE_LIBRARY;
-		if (!ok)
-			ICD_RETURN_ERR(err, CL_INVALID_OPERATION, NULL);
-	}
-	r = link_options(options, &lopts, &library);
+	r = check_inputs(ctx, num_inputs, inputs);
+	if (r == CL_SUCCESS)
+		r = link_options(options, &lopts, &library);
 	if (r != CL_SUCCESS)
 		ICD_RETURN_ERR(err, r, NULL);
-
-	/* The inputs' sources, in order; compile options of the first. */
-	src = strdup("");
-	for (i = 0; i < num_inputs && src; i++)
-		icd_strcat(&src, "%s\n", inputs[i]->source);
-	opts = strdup(inputs[0]->builds[0].options ?
-			      inputs[0]->builds[0].options : "");
-	if (opts && *lopts)
-		icd_strcat(&opts, " %s", lopts);
-	free(lopts);
-	p = icd_program_alloc(ctx, ICD_PROGRAM_SOURCE, n ? n : ctx->n_devices,
-			  n ? list : ctx->devices);
-	if (p)
-		sel = calloc(p->n_devices, sizeof(*sel));
-	if (!p || !src || !opts || !sel) {
-		free(src);
-		free(opts);
-		free(sel);
-		if (p)
-			icd_put(p);
+	p = icd_program_alloc(ctx, ICD_PROGRAM_LINKED, n ? n : ctx->n_devices,
+			      n ? list : ctx->devices);
+	if (!p) {
+		free(lopts);
 		ICD_RETURN_ERR(err, CL_OUT_OF_HOST_MEMORY, NULL);
 	}
-	p->source = src;
 	for (i = 0; i < p->n_devices; i++) {
-		struct icd_build *b = &p->builds[i];
-
-		if (library) {
-			b->options = strdup(opts);
-			b->log = strdup("");
-			b->status = CL_BUILD_SUCCESS;
-			b->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
-			if (!b->options || !b->log)
-				r = CL_OUT_OF_HOST_MEMORY;
-			continue;
-		}
-		if (icd_program_build_one(p, i, p->source, opts) !=
-			    CL_SUCCESS &&
-		    r == CL_SUCCESS)
-			r = CL_LINK_PROGRAM_FAILURE;
+		e = link_one(p, i, num_inputs, inputs, lopts, library, &linked);
+		any = any || linked;
+		if (e != CL_SUCCESS && r == CL_SUCCESS)
+			r = e;
 	}
-	p->uniform_wg = icd_options_uniform_wg(opts);
-	free(opts);
-	free(sel);
-	if (r == CL_SUCCESS)
-		r = icd_program_collect_kernel_names(p);
-	if (notify)
-		notify(p, user_data);
-	if (r == CL_OUT_OF_HOST_MEMORY) {
+	free(lopts);
+	/* no device had objects from all inputs */
+	if (r == CL_SUCCESS && !any)
+		r = CL_INVALID_OPERATION;
+	if (r == CL_INVALID_OPERATION || r == CL_OUT_OF_HOST_MEMORY) {
 		icd_put(p);
 		ICD_RETURN_ERR(err, r, NULL);
 	}
+	/* uniform work-groups if any input was compiled for them */
+	p->uniform_wg = false;
+	for (i = 0; i < num_inputs; i++)
+		p->uniform_wg = p->uniform_wg || inputs[i]->uniform_wg;
+	e = icd_program_collect_kernel_names(p);
+	if (r == CL_SUCCESS)
+		r = e;
+	if (notify)
+		notify(p, user_data);
 	/* A failed link still returns the program, for its log. */
 	ICD_RETURN_ERR(err, r, p);
 }
-

@@ -47,6 +47,8 @@ void icd_build_clear(struct icd_build *b)
 {
 	accel_program_unref(b->prog);
 	b->prog = NULL;
+	accel_program_unref(b->object);
+	b->object = NULL;
 	free(b->log);
 	b->log = NULL;
 	free(b->options);

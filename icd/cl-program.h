@@ -16,6 +16,10 @@ cl_int icd_program_check_devices(cl_context ctx, cl_uint n,
 
 /* cl-program-build.c */
 bool icd_options_uniform_wg(const char *options);
+/* A libaccel build error as the CL code of the call (options, no
+ * compiler/linker, failure; -ENOMEM is CL_OUT_OF_HOST_MEMORY). */
+cl_int icd_program_error(int e, cl_int bad_options, cl_int unavailable,
+			 cl_int failure);
 /* Build for one device. Returns a CL error for the whole call. */
 cl_int icd_program_build_one(cl_program p, cl_uint i, const char *source,
 			     const char *options);

@@ -193,12 +193,15 @@ struct icd_build {
 	struct accel_program *prog;
 	/* loaded by clCreateProgramWithBinary, made prog by clBuildProgram */
 	struct accel_program *binary_prog;
+	/* clCompileProgram's object or a library: linked, never launched */
+	struct accel_program *object;
 };
 
 enum icd_program_origin {
 	ICD_PROGRAM_SOURCE,
 	ICD_PROGRAM_BINARY,
 	ICD_PROGRAM_BUILT_IN,
+	ICD_PROGRAM_LINKED, /* clLinkProgram's: no source, never built */
 };
 
 struct _cl_program {

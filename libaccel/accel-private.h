@@ -193,6 +193,13 @@ struct accel_fence {
 	pthread_mutex_t lock;         /* guards waiters and eventfd */
 	struct accel_fence_waiter *waiters;
 	int eventfd;                  /* -1 until exported */
+	/*
+	 * The kernel fence this fence stands for (an imported sync_file, a
+	 * driver job's out-fence), owned; -1 if none. Closed when the fence
+	 * signals, so it is there exactly while the fence is pending.
+	 * Guarded by lock too.
+	 */
+	int sync_file;
 };
 
 int accel_fence_create(struct accel_context *ctx, bool user, bool profiling,
@@ -214,6 +221,20 @@ int accel_fence_add_waiter(struct accel_fence *fence,
 
 void accel_fence_set_time(struct accel_fence *fence,
 			  enum accel_fence_time which);
+
+/*
+ * Record @fd (a sync_file, taken over) as @fence's kernel fence: it must
+ * signal when @fence does, with its error. Closed at once if @fence has
+ * signalled already or has one.
+ */
+void accel_fence_set_sync_file(struct accel_fence *fence, int fd);
+/*
+ * A duplicate (O_CLOEXEC) of @fence's kernel fence: 0, -ENOENT if it has
+ * none (not backed by one, or signalled), or -errno.
+ */
+int accel_fence_dup_sync_file(struct accel_fence *fence, int *ret_fd);
+/* Whether @fence is pending with a kernel fence (a snapshot). */
+bool accel_fence_has_sync_file(struct accel_fence *fence);
 
 uint64_t accel_now_ns(void);
 
@@ -240,6 +261,10 @@ struct accel_program {
 	/* compiled programs: their binary container (accel_program_get_binary) */
 	void *binary;
 	size_t binary_size;
+	/* enum accel_program_kind: objects and libraries have no kernels */
+	uint32_t kind;
+	/* program-scope __global variables' bytes (compiled programs) */
+	uint64_t global_size;
 };
 
 /* Validate and deep-copy kernel descriptions into a new program. */
@@ -255,6 +280,18 @@ void accel_compiler_destroy(struct accel_compiler *c);
 int accel_compile_program(struct accel_device *dev, const char *source,
 			  size_t length, const char *options, char **ret_log,
 			  struct accel_program **ret);
+/* Compile to an object (accel_program_compile). */
+int accel_compiler_compile_object(struct accel_device *dev,
+				  const char *source, size_t length,
+				  const char *options, uint32_t n_headers,
+				  const char *const *header_names,
+				  const char *const *header_sources,
+				  char **ret_log, struct accel_program **ret);
+/* Link objects and libraries (accel_program_link). */
+int accel_compiler_link(struct accel_device *dev, uint32_t n,
+			struct accel_program *const *inputs,
+			const char *options, uint32_t flags, char **ret_log,
+			struct accel_program **ret);
 /* Load a program binary container (accel_program_new_binary). */
 int accel_compiler_load_binary(struct accel_device *dev, const void *data,
 			       size_t size, struct accel_program **ret);
@@ -289,6 +326,17 @@ struct accel_queue {
 	pthread_mutex_t lock;     /* guards submission order and the list */
 	/* Incomplete commands, oldest first (for in-order chaining/markers). */
 	struct accel_cmd *head, *tail;
+
+	/*
+	 * Finished command records kept for the next submissions (cmd.c):
+	 * completions push them onto cache_returned (lock-free), submitters
+	 * take them from cache (under cache_lock), refilled from
+	 * cache_returned all at once. Linked through ready_next.
+	 */
+	pthread_mutex_t cache_lock;
+	struct accel_cmd *cache;
+	_Atomic(struct accel_cmd *) cache_returned;
+	atomic_uint n_cache;      /* records in both lists */
 };
 
 enum accel_cmd_type {
@@ -300,6 +348,9 @@ enum accel_cmd_type {
 	ACCEL_CMD_MARKER,
 };
 
+/* Kernel in-fences a command can carry; more are waited for as usual. */
+#define ACCEL_CMD_MAX_IN_SYNC 8
+
 /* One dependency of a command: a waiter on a fence. */
 struct accel_cmd_dep {
 	struct accel_fence_waiter waiter;
@@ -307,6 +358,11 @@ struct accel_cmd_dep {
 	struct accel_fence *fence; /* reference until signalled */
 	bool propagate_error;      /* explicit wait list entry */
 };
+
+/* Launch arrays up to these sizes are kept in the command (launch.c). */
+#define ACCEL_LAUNCH_INLINE_ARGS 8
+#define ACCEL_LAUNCH_INLINE_LOCAL 4
+#define ACCEL_LAUNCH_INLINE_STORAGE (ACCEL_LAUNCH_INLINE_ARGS * 16)
 
 /* A kernel launch, as handed to a backend. */
 struct accel_launch {
@@ -337,6 +393,17 @@ struct accel_launch {
 	uint32_t n_buffers;
 	struct accel_buffer **buffers; /* references held for the launch */
 	struct accel_kernel *kernel;   /* reference */
+
+	/*
+	 * Where the arrays above live for small launches, so that a launch
+	 * allocates nothing; larger ones get one heap block (heap).
+	 */
+	void *heap;
+	void *inline_args[ACCEL_LAUNCH_INLINE_ARGS];
+	struct accel_buffer *inline_buffers[ACCEL_LAUNCH_INLINE_ARGS];
+	uint32_t inline_local_index[ACCEL_LAUNCH_INLINE_LOCAL];
+	uint64_t inline_local_offset[ACCEL_LAUNCH_INLINE_LOCAL];
+	_Alignas(16) uint8_t inline_storage[ACCEL_LAUNCH_INLINE_STORAGE];
 };
 
 struct accel_cmd {
@@ -359,6 +426,13 @@ struct accel_cmd {
 
 	/* Scratch for the backend (e.g. pool linkage). */
 	void *backend_priv[4];
+
+	/*
+	 * Dependencies a backend with sync_file_deps_in_kernel waits for
+	 * itself, as sync_files (owned; see backend.h). Set by submit.
+	 */
+	uint32_t n_in_sync;
+	int in_sync_fds[ACCEL_CMD_MAX_IN_SYNC];
 
 	union {
 		struct accel_launch launch;
@@ -400,6 +474,8 @@ struct accel_cmd *accel_cmd_alloc(struct accel_queue *queue,
 				  enum accel_cmd_type type);
 /* Free a command that was never submitted. */
 void accel_cmd_discard(struct accel_cmd *cmd);
+/* Free the command records a queue kept for reuse (queue teardown). */
+void accel_cmd_cache_drain(struct accel_queue *queue);
 /*
  * Submit a command built by the caller: adds its dependencies (the wait
  * list, plus the queue's implicit ordering) and runs it when they are met.

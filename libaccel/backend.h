@@ -108,12 +108,35 @@ struct accel_backend_ops {
 	 * the core then completes it with that error. Required.
 	 */
 	int (*execute)(struct accel_queue *queue, struct accel_cmd *cmd);
+	/*
+	 * Bytes of per-command scratch the backend wants next to each command
+	 * (accel_cmd_priv()), 16-aligned, recycled with the command record:
+	 * a backend that tracks commands in it allocates nothing per command.
+	 * Valid from execute() until accel_cmd_complete(). Optional (0).
+	 */
+	size_t cmd_priv_size;
 
 	/*
 	 * The kernel driver waits for the fences on a job's dma-bufs itself
 	 * (reservation objects): the core adds no implicit-sync waits.
 	 */
 	bool implicit_sync_in_kernel;
+
+	/*
+	 * The device's work waits for kernel fences itself. The core then
+	 * waits for no pending dependency that has a sync_file (see
+	 * accel_fence_dup_sync_file(); up to ACCEL_CMD_MAX_IN_SYNC of them,
+	 * markers excepted): a wait-list or implicit-sync one is handed to
+	 * execute() in cmd->in_sync_fds, and the command must not run before
+	 * they signal and must fail with the error of one that failed. If
+	 * execute() returns 0 the fds are the backend's to close (ideally as
+	 * soon as the kernel has the fences), else the core closes them.
+	 * The device must also run whatever execute() gets after a command
+	 * of its got a kernel fence after that fence: an in-order queue's
+	 * previous command is then no dependency at all (its error is not
+	 * the next command's, so it is not handed on either).
+	 */
+	bool sync_file_deps_in_kernel;
 
 	/*
 	 * Make a sync_file (a kernel dma-fence) that signals when @fence, a
@@ -160,6 +183,15 @@ int accel_device_set_string(struct accel_device *dev,
  * exports fences for the whole context, else 0.
  */
 uint64_t accel_fence_export_caps(struct accel_context *ctx);
+
+/* Close the command's kernel in-fences (sync_file_deps_in_kernel). */
+void accel_cmd_close_in_syncs(struct accel_cmd *cmd);
+
+/* The backend's per-command scratch (cmd_priv_size bytes). */
+static inline void *accel_cmd_priv(struct accel_cmd *cmd)
+{
+	return (char *)cmd + ALIGN_UP(sizeof(*cmd), (size_t)16);
+}
 
 /* Profiling: the device started the command (first call wins). */
 void accel_cmd_started(struct accel_cmd *cmd);

@@ -3,6 +3,7 @@
  * The life of a command: dependencies (fence waiters), hand-over to the
  * backend, completion, and release of what it held.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,14 +23,42 @@ static ACCEL_TLS struct {
 	unsigned depth;
 } ready_list;
 
+/*
+ * Finished records a queue keeps for its next commands: a steady stream of
+ * launches allocates nothing, and no record travels from the thread that
+ * completes it to malloc's lists of another. Bounded (about 1 MiB), so
+ * that a burst of commands does not pin its memory until the queue goes.
+ */
+#define CMD_CACHE_MAX 1024
+
+/* What a new command must find zeroed: all but the launch's arrays. */
+#define CMD_CLEAR_SIZE \
+	(offsetof(struct accel_cmd, u) + offsetof(struct accel_launch, inline_args))
+
 struct accel_cmd *accel_cmd_alloc(struct accel_queue *queue,
 				  enum accel_cmd_type type)
 {
 	struct accel_cmd *cmd;
 
-	cmd = calloc(1, sizeof(*cmd));
-	if (!cmd)
-		return NULL;
+	pthread_mutex_lock(&queue->cache_lock);
+	if (!queue->cache)
+		queue->cache = atomic_exchange_explicit(&queue->cache_returned,
+							NULL,
+							memory_order_acquire);
+	cmd = queue->cache;
+	if (cmd)
+		queue->cache = cmd->ready_next;
+	pthread_mutex_unlock(&queue->cache_lock);
+	if (cmd) {
+		atomic_fetch_sub_explicit(&queue->n_cache, 1,
+					  memory_order_relaxed);
+	} else {
+		cmd = malloc(ALIGN_UP(sizeof(*cmd), (size_t)16) +
+			     queue->dev->ops->cmd_priv_size);
+		if (!cmd)
+			return NULL;
+	}
+	memset(cmd, 0, CMD_CLEAR_SIZE);
 	cmd->type = type;
 	cmd->queue = queue;
 	atomic_init(&cmd->pending, 1);
@@ -38,17 +67,32 @@ struct accel_cmd *accel_cmd_alloc(struct accel_queue *queue,
 	return cmd;
 }
 
+/* Free the records cached by @queue (it is going away). */
+void accel_cmd_cache_drain(struct accel_queue *queue)
+{
+	struct accel_cmd *cmd, *list[2] = {
+		queue->cache, atomic_load(&queue->cache_returned)
+	};
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		while ((cmd = list[i])) {
+			list[i] = cmd->ready_next;
+			free(cmd);
+		}
+	}
+	queue->cache = NULL;
+	atomic_store(&queue->cache_returned, NULL);
+	atomic_store(&queue->n_cache, 0);
+}
+
 static void launch_release(struct accel_launch *l)
 {
 	uint32_t i;
 
 	for (i = 0; i < l->n_buffers; i++)
 		accel_buffer_unref(l->buffers[i]);
-	free(l->buffers);
-	free(l->args);
-	free(l->arg_storage);
-	free(l->local_arg_index);
-	free(l->local_arg_offset);
+	free(l->heap);
 	accel_kernel_unref(l->kernel);
 }
 
@@ -73,14 +117,31 @@ static void cmd_release(struct accel_cmd *cmd)
 	case ACCEL_CMD_MARKER:
 		break;
 	}
-	memset(&cmd->u, 0, sizeof(cmd->u));
+	/* Nothing may use what was released (alloc clears the rest). */
+	memset(&cmd->u, 0, offsetof(struct accel_launch, inline_args));
 }
 
+/* Back to the queue's cache; the queue is alive (the caller's reference). */
 static void cmd_free(struct accel_cmd *cmd)
 {
+	struct accel_queue *queue = cmd->queue;
+
 	if (cmd->deps != cmd->inline_deps)
 		free(cmd->deps);
-	free(cmd);
+	/* Over the bound by a few at worst (racing completions). */
+	if (atomic_load_explicit(&queue->n_cache, memory_order_relaxed) >=
+	    CMD_CACHE_MAX) {
+		free(cmd);
+		return;
+	}
+	atomic_fetch_add_explicit(&queue->n_cache, 1, memory_order_relaxed);
+	/* A push: safe without a lock (taking is all-at-once). */
+	cmd->ready_next = atomic_load_explicit(&queue->cache_returned,
+					       memory_order_relaxed);
+	while (!atomic_compare_exchange_weak_explicit(
+		&queue->cache_returned, &cmd->ready_next, cmd,
+		memory_order_release, memory_order_relaxed))
+		;
 }
 
 void accel_cmd_discard(struct accel_cmd *cmd)
@@ -141,6 +202,7 @@ static void cmd_run(struct accel_cmd *cmd)
 	accel_fence_set_time(cmd->fence, ACCEL_FENCE_TIME_SUBMITTED);
 	err = atomic_load_explicit(&cmd->dep_error, memory_order_acquire);
 	if (err < 0) {
+		accel_cmd_close_in_syncs(cmd);
 		accel_cmd_complete(cmd, err);
 		return;
 	}
@@ -149,8 +211,11 @@ static void cmd_run(struct accel_cmd *cmd)
 		return;
 	}
 	r = cmd->queue->dev->ops->execute(cmd->queue, cmd);
-	if (r < 0)
+	if (r < 0) {
+		/* Not taken: the in-fences are still ours. */
+		accel_cmd_close_in_syncs(cmd);
 		accel_cmd_complete(cmd, r);
+	}
 }
 
 static void cmd_ready(struct accel_cmd *cmd)
@@ -292,6 +357,38 @@ static int cmd_implicit_fences(struct accel_cmd *cmd,
 	return 0;
 }
 
+void accel_cmd_close_in_syncs(struct accel_cmd *cmd)
+{
+	while (cmd->n_in_sync)
+		close(cmd->in_sync_fds[--cmd->n_in_sync]);
+}
+
+/*
+ * For a backend whose work waits for kernel fences itself: can @dep, a
+ * dependency of @cmd, be left to it? A wait-list or implicit-sync fence
+ * with a kernel fence becomes one of the command's in-fences; an in-order
+ * predecessor with one needs nothing (the device runs our work after
+ * it). Everything else is waited for here.
+ */
+static bool dep_to_kernel(struct accel_cmd *cmd, struct accel_cmd_dep *dep)
+{
+	int fd;
+
+	if (!cmd->queue->dev->ops->sync_file_deps_in_kernel ||
+	    cmd->type == ACCEL_CMD_MARKER)
+		return false;
+	if (!dep->propagate_error)
+		return accel_fence_has_sync_file(dep->fence);
+	if (cmd->n_in_sync == ARRAY_SIZE(cmd->in_sync_fds) ||
+	    accel_fence_dup_sync_file(dep->fence, &fd) < 0)
+		return false;
+	cmd->in_sync_fds[cmd->n_in_sync++] = fd;
+	log_dbg(cmd->queue->dev->ctx,
+		"command %p: in-fence %p left to the kernel\n", (void *)cmd,
+		(void *)dep->fence);
+	return true;
+}
+
 int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 		     struct accel_fence *const *wait,
 		     struct accel_fence **ret_fence)
@@ -303,6 +400,7 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 	bool all = false;
 	int r;
 
+	cmd->n_in_sync = 0;
 	/* Markers do no device work: finish() still drains a gone device. */
 	r = cmd->type == ACCEL_CMD_MARKER ? 0 : accel_device_alive(queue->dev);
 	if (r < 0) {
@@ -381,7 +479,10 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 
 		dep->cmd = cmd;
 		dep->waiter.fn = dep_fired;
-		if (accel_fence_add_waiter(dep->fence, &dep->waiter, &status))
+		if (dep_to_kernel(cmd, dep))
+			dep_done(dep, 0);
+		else if (accel_fence_add_waiter(dep->fence, &dep->waiter,
+						&status))
 			dep_done(dep, status);
 	}
 	if (atomic_fetch_sub_explicit(&cmd->pending, 1, memory_order_acq_rel) ==

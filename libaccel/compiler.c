@@ -33,6 +33,14 @@ struct accel_compiler {
 	int (*get_container)(const struct accelc_result *, const void **,
 			     size_t *);
 	uint32_t (*get_cache_status)(const struct accelc_result *);
+	int (*compile_object)(const struct accelc_options *, const char *,
+			      size_t, uint32_t, const char *const *,
+			      const char *const *, struct accelc_result **);
+	int (*link)(const struct accelc_options *, uint32_t,
+		    const void *const *, const size_t *, uint32_t,
+		    struct accelc_result **);
+	uint32_t (*get_kind)(const struct accelc_result *);
+	uint64_t (*get_global_size)(const struct accelc_result *);
 };
 
 /* Path of the module: $ACCEL_COMPILER, else beside this library. */
@@ -109,9 +117,17 @@ static int compiler_load(struct accel_context *ctx, struct accel_compiler **ret)
 		dlsym(c->handle, "accelc_result_get_container");
 	*(void **)&c->get_cache_status =
 		dlsym(c->handle, "accelc_result_get_cache_status");
+	*(void **)&c->compile_object =
+		dlsym(c->handle, "accelc_compile_object");
+	*(void **)&c->link = dlsym(c->handle, "accelc_link");
+	*(void **)&c->get_kind = dlsym(c->handle, "accelc_result_get_kind");
+	*(void **)&c->get_global_size =
+		dlsym(c->handle, "accelc_result_get_global_size");
 	if (!c->compile || !c->result_free || !c->get_log || !c->get_path ||
 	    !c->get_kernel_count || !c->get_kernel || !c->load_binary ||
-	    !c->get_container || !c->get_cache_status) {
+	    !c->get_container || !c->get_cache_status ||
+	    !c->compile_object || !c->link || !c->get_kind ||
+	    !c->get_global_size) {
 		log_err(ctx, "%s: not a libaccel compiler module\n", path);
 		compiler_unload(c);
 		return -EOPNOTSUPP;
@@ -239,12 +255,29 @@ static int program_from_result(struct accel_device *dev,
 	void *handle, *copy;
 	int r;
 
-	if (!c->get_path(res) || c->get_container(res, &bin, &bin_size) < 0)
+	if (c->get_container(res, &bin, &bin_size) < 0)
 		return -EIO;
 	copy = malloc(bin_size);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, bin, bin_size);
+	/* objects and libraries: bitcode to link, nothing to load */
+	if (c->get_kind(res) != ACCELC_KIND_EXECUTABLE) {
+		r = accel_program_create(dev, NULL, 0, &prog);
+		if (r < 0) {
+			free(copy);
+			return r;
+		}
+		prog->kind = c->get_kind(res);
+		prog->binary = copy;
+		prog->binary_size = bin_size;
+		*ret = prog;
+		return 0;
+	}
+	if (!c->get_path(res)) {
+		free(copy);
+		return -EIO;
+	}
 	handle = dlopen(c->get_path(res), RTLD_NOW | RTLD_LOCAL);
 	if (!handle) {
 		log_err(dev->ctx, "cannot load compiled program: %s\n",
@@ -270,29 +303,23 @@ static int program_from_result(struct accel_device *dev,
 			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_PRINTF;
 	prog->binary = copy;
 	prog->binary_size = bin_size;
+	prog->global_size = c->get_global_size(res);
 	*ret = prog;
 	return 0;
 }
 
 static const char *const cache_status[] = { "off", "miss", "hit" };
 
-int accel_compile_program(struct accel_device *dev, const char *source,
-			  size_t length, const char *options, char **ret_log,
-			  struct accel_program **ret)
+/*
+ * What every build call does with the compiler's answer: the log to the
+ * caller (build failures too), the program made on success.
+ */
+static int build_done(struct accel_device *dev, struct accel_compiler *c,
+		      int r, struct accelc_result *res, char **ret_log,
+		      struct accel_program **ret)
 {
-	struct accelc_options opts = {
-		.struct_size = sizeof(opts),
-		.build_options = options,
-	};
-	struct accelc_result *res = NULL;
-	struct accel_compiler *c;
 	uint32_t cs;
-	int r;
 
-	r = context_compiler(dev->ctx, &c);
-	if (r < 0)
-		return r;
-	r = c->compile(&opts, source, length, &res);
 	if (res && ret_log) {
 		*ret_log = strdup(c->get_log(res));
 		if (!*ret_log)
@@ -310,6 +337,98 @@ int accel_compile_program(struct accel_device *dev, const char *source,
 		}
 	}
 	c->result_free(res);
+	return r;
+}
+
+/* One request to the compiler module: which entry point, with what. */
+struct build_req {
+	enum { REQ_SOURCE, REQ_OBJECT, REQ_LINK } what;
+	const char *options;
+	const char *source;
+	size_t length;
+	uint32_t n; /* headers or link inputs */
+	const char *const *names, *const *texts;
+	const void *const *data;
+	const size_t *sizes;
+	uint32_t flags;
+};
+
+static int build(struct accel_device *dev, const struct build_req *q,
+		 char **ret_log, struct accel_program **ret)
+{
+	struct accelc_options opts = {
+		.struct_size = sizeof(opts),
+		.build_options = q->options,
+	};
+	struct accelc_result *res = NULL;
+	struct accel_compiler *c;
+	int r;
+
+	r = context_compiler(dev->ctx, &c);
+	if (r < 0)
+		return r;
+	switch (q->what) {
+	case REQ_SOURCE:
+		r = c->compile(&opts, q->source, q->length, &res);
+		break;
+	case REQ_OBJECT:
+		r = c->compile_object(&opts, q->source, q->length, q->n,
+				      q->names, q->texts, &res);
+		break;
+	default:
+		r = c->link(&opts, q->n, q->data, q->sizes, q->flags, &res);
+		break;
+	}
+	return build_done(dev, c, r, res, ret_log, ret);
+}
+
+int accel_compile_program(struct accel_device *dev, const char *source,
+			  size_t length, const char *options, char **ret_log,
+			  struct accel_program **ret)
+{
+	struct build_req q = { .what = REQ_SOURCE, .options = options,
+			       .source = source, .length = length };
+
+	return build(dev, &q, ret_log, ret);
+}
+
+int accel_compiler_compile_object(struct accel_device *dev,
+				  const char *source, size_t length,
+				  const char *options, uint32_t n_headers,
+				  const char *const *header_names,
+				  const char *const *header_sources,
+				  char **ret_log, struct accel_program **ret)
+{
+	struct build_req q = { .what = REQ_OBJECT, .options = options,
+			       .source = source, .length = length,
+			       .n = n_headers, .names = header_names,
+			       .texts = header_sources };
+
+	return build(dev, &q, ret_log, ret);
+}
+
+int accel_compiler_link(struct accel_device *dev, uint32_t n,
+			struct accel_program *const *inputs,
+			const char *options, uint32_t flags, char **ret_log,
+			struct accel_program **ret)
+{
+	struct build_req q = { .what = REQ_LINK, .options = options, .n = n };
+	const void **data = calloc(n, sizeof(*data));
+	size_t *sizes = calloc(n, sizeof(*sizes));
+	int r = -ENOMEM;
+
+	if (data && sizes) {
+		for (uint32_t i = 0; i < n; i++) {
+			data[i] = inputs[i]->binary;
+			sizes[i] = inputs[i]->binary_size;
+		}
+		q.data = data;
+		q.sizes = sizes;
+		q.flags = flags & ACCEL_LINK_LIBRARY ? ACCELC_LINK_LIBRARY : 0;
+		r = build(dev, &q, ret_log, ret);
+	}
+	free(data);
+	free(sizes);
 	return r;
 }
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fences exported as sync_files. Software work cannot make a kernel
- * dma-fence, so a context lends the job to a device whose kernel driver
- * can (backend op fence_export_sync_file, vgem today); any fence of the
- * context can be exported through it.
+ * Fences exported as sync_files. A fence that stands for a kernel fence
+ * (an imported sync_file, a driver job's out-fence) exports a duplicate
+ * of it: the same dma-fence, no detour. Software work cannot make a
+ * kernel dma-fence, so for it a context lends the job to a device whose
+ * kernel driver can (backend op fence_export_sync_file, vgem today); any
+ * fence of the context can be exported through it.
  */
 #include <string.h>
 
@@ -44,6 +46,16 @@ ACCEL_EXPORT int accel_fence_export_sync_file(struct accel_fence *fence,
 
 	if (!fence || !ret_fd)
 		return -EINVAL;
+	/* Failed work: a sync_file could not say so (see accel-fence.h). */
+	status = atomic_load_explicit(&fence->status, memory_order_acquire);
+	if (status < 0)
+		return status;
+	r = accel_fence_dup_sync_file(fence, &fd);
+	if (r != -ENOENT) {
+		if (r == 0)
+			*ret_fd = fd;
+		return r;
+	}
 	/* Devices come with the first enumeration. */
 	r = accel_context_get_devices(fence->ctx, NULL, 0);
 	dev = r < 0 ? NULL : find_exporter(fence->ctx);
@@ -52,10 +64,6 @@ ACCEL_EXPORT int accel_fence_export_sync_file(struct accel_fence *fence,
 			"no device of this context makes kernel fences\n");
 		return -EOPNOTSUPP;
 	}
-	/* Failed work: a sync_file could not say so (see accel-fence.h). */
-	status = atomic_load_explicit(&fence->status, memory_order_acquire);
-	if (status < 0)
-		return status;
 	/* The context (and so @dev) lives as long as @fence. */
 	r = dev->ops->fence_export_sync_file(dev, fence, &fd);
 	if (r < 0) {

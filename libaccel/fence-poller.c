@@ -190,6 +190,13 @@ int accel_fence_from_sync_file(struct accel_context *ctx, int fd,
 		*ret = fence;
 		return 0;
 	}
+	/*
+	 * The fence keeps a duplicate: a driver can then wait for it itself
+	 * and an export hands the same kernel fence on. Best effort.
+	 */
+	status = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (status >= 0)
+		accel_fence_set_sync_file(fence, status);
 
 	r = context_poller(ctx, &p);
 	e = calloc(1, sizeof(*e));

@@ -48,6 +48,7 @@ int accel_fence_create(struct accel_context *ctx, bool user, bool profiling,
 		atomic_init(&fence->times[i], 0);
 	pthread_mutex_init(&fence->lock, NULL);
 	fence->eventfd = -1;
+	fence->sync_file = -1;
 	fence->user = user;
 	fence->profiling = profiling;
 	fence->ctx = accel_context_ref(ctx);
@@ -82,6 +83,7 @@ static void user_cb_fn(struct accel_fence_waiter *w, int status)
 int accel_fence_do_signal(struct accel_fence *fence, int status)
 {
 	struct accel_fence_waiter *list, *rev = NULL, *next;
+	int sync_file;
 
 	pthread_mutex_lock(&fence->lock);
 	if (atomic_load_explicit(&fence->status, memory_order_relaxed) !=
@@ -99,6 +101,8 @@ int accel_fence_do_signal(struct accel_fence *fence, int status)
 	atomic_store(&fence->status, status);
 	list = fence->waiters;
 	fence->waiters = NULL;
+	sync_file = fence->sync_file;
+	fence->sync_file = -1;
 	if (fence->eventfd >= 0) {
 		uint64_t one = 1;
 
@@ -123,6 +127,9 @@ int accel_fence_do_signal(struct accel_fence *fence, int status)
 		next = rev->next;
 		rev->fn(rev, status);
 	}
+	/* After the waiters (their latency counts); exports now make one. */
+	if (sync_file >= 0)
+		close(sync_file);
 	return 0;
 }
 
@@ -181,6 +188,8 @@ ACCEL_EXPORT struct accel_fence *accel_fence_unref(struct accel_fence *fence)
 	}
 	if (fence->eventfd >= 0)
 		close(fence->eventfd);
+	if (fence->sync_file >= 0)
+		close(fence->sync_file);
 	pthread_mutex_destroy(&fence->lock);
 	ctx = fence->ctx;
 	free(fence);
@@ -314,6 +323,45 @@ ACCEL_EXPORT int accel_fence_add_callback(struct accel_fence *fence,
 	if (accel_fence_add_waiter(fence, &u->waiter, &status) == 1)
 		user_cb_fn(&u->waiter, status);
 	return 0;
+}
+
+void accel_fence_set_sync_file(struct accel_fence *fence, int fd)
+{
+	pthread_mutex_lock(&fence->lock);
+	if (fence->sync_file < 0 &&
+	    atomic_load_explicit(&fence->status, memory_order_relaxed) ==
+		    ACCEL_FENCE_PENDING) {
+		fence->sync_file = fd;
+		fd = -1;
+	}
+	pthread_mutex_unlock(&fence->lock);
+	if (fd >= 0)
+		close(fd);
+}
+
+int accel_fence_dup_sync_file(struct accel_fence *fence, int *ret_fd)
+{
+	int fd, r = -ENOENT;
+
+	pthread_mutex_lock(&fence->lock);
+	if (fence->sync_file >= 0) {
+		fd = fcntl(fence->sync_file, F_DUPFD_CLOEXEC, 3);
+		r = fd < 0 ? -errno : 0;
+		if (fd >= 0)
+			*ret_fd = fd;
+	}
+	pthread_mutex_unlock(&fence->lock);
+	return r;
+}
+
+bool accel_fence_has_sync_file(struct accel_fence *fence)
+{
+	bool r;
+
+	pthread_mutex_lock(&fence->lock);
+	r = fence->sync_file >= 0;
+	pthread_mutex_unlock(&fence->lock);
+	return r;
 }
 
 void accel_fence_set_time(struct accel_fence *fence, enum accel_fence_time which)

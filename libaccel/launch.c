@@ -122,6 +122,45 @@ static int check_range(struct accel_device *dev,
 	return 0;
 }
 
+/*
+ * Point the launch's arrays at the command's inline storage, or at one
+ * heap block when they do not fit: small launches allocate nothing.
+ */
+static int launch_arrays(struct accel_launch *l, uint32_t n_args,
+			 uint32_t n_buf, uint32_t n_local, size_t storage)
+{
+	size_t off_args, off_buf, off_off, off_idx, total;
+	uint8_t *p;
+
+	if (n_args <= ACCEL_LAUNCH_INLINE_ARGS &&
+	    n_local <= ACCEL_LAUNCH_INLINE_LOCAL &&
+	    storage <= ACCEL_LAUNCH_INLINE_STORAGE) {
+		l->args = l->inline_args;
+		l->arg_storage = l->inline_storage;
+		l->buffers = l->inline_buffers;
+		l->local_arg_index = l->inline_local_index;
+		l->local_arg_offset = l->inline_local_offset;
+		return 0;
+	}
+	/* Storage first (16-aligned), then the 8- and 4-byte arrays. */
+	off_args = storage;
+	off_buf = off_args + (size_t)n_args * sizeof(void *);
+	off_off = off_buf + (size_t)n_buf * sizeof(struct accel_buffer *);
+	off_idx = off_off + (size_t)n_local * sizeof(uint64_t);
+	total = ALIGN_UP(off_idx + (size_t)n_local * sizeof(uint32_t),
+			 (size_t)16);
+	p = aligned_alloc(16, total);
+	if (!p)
+		return -ENOMEM;
+	l->heap = p;
+	l->arg_storage = p;
+	l->args = (void **)(p + off_args);
+	l->buffers = (struct accel_buffer **)(p + off_buf);
+	l->local_arg_offset = (uint64_t *)(p + off_off);
+	l->local_arg_index = (uint32_t *)(p + off_idx);
+	return 0;
+}
+
 /* Snapshot the kernel's arguments into the launch. */
 static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 {
@@ -129,6 +168,7 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 	uint64_t local_off, local_max;
 	size_t storage = 0, off = 0;
 	uint32_t i, n_local = 0, n_buf = 0;
+	int r;
 
 	for (i = 0; i < def->n_args; i++) {
 		const struct accel_kernel_arg_desc *d = &def->args[i];
@@ -147,24 +187,9 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 	}
 
 	l->n_args = def->n_args;
-	if (def->n_args) {
-		l->args = calloc(def->n_args, sizeof(*l->args));
-		l->arg_storage = aligned_alloc(16, storage);
-		if (!l->args || !l->arg_storage)
-			return -ENOMEM;
-	}
-	if (n_local) {
-		l->local_arg_index = calloc(n_local, sizeof(*l->local_arg_index));
-		l->local_arg_offset =
-			calloc(n_local, sizeof(*l->local_arg_offset));
-		if (!l->local_arg_index || !l->local_arg_offset)
-			return -ENOMEM;
-	}
-	if (n_buf) {
-		l->buffers = calloc(n_buf, sizeof(*l->buffers));
-		if (!l->buffers)
-			return -ENOMEM;
-	}
+	r = launch_arrays(l, def->n_args, n_buf, n_local, storage);
+	if (r < 0)
+		return r;
 
 	local_max = k->prog->dev->u64[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE];
 	local_off = ALIGN_UP(def->static_local_size, (uint64_t)LOCAL_ALIGN);

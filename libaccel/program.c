@@ -237,6 +237,74 @@ ACCEL_EXPORT int accel_program_get_binary(struct accel_program *prog,
 	return 0;
 }
 
+ACCEL_EXPORT int accel_program_compile(struct accel_device *dev,
+				       const char *source, size_t length,
+				       const char *options, uint32_t n_headers,
+				       const char *const *header_names,
+				       const char *const *header_sources,
+				       char **ret_log,
+				       struct accel_program **ret)
+{
+	uint32_t i;
+
+	if (ret_log)
+		*ret_log = NULL;
+	if (!dev || !source || !ret ||
+	    (n_headers && (!header_names || !header_sources)))
+		return -EINVAL;
+	for (i = 0; i < n_headers; i++)
+		if (!header_names[i] || !header_sources[i])
+			return -EINVAL;
+	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER))
+		return -EOPNOTSUPP;
+	if (length == 0)
+		length = strlen(source);
+	return accel_compiler_compile_object(dev, source, length, options,
+					     n_headers, header_names,
+					     header_sources, ret_log, ret);
+}
+
+ACCEL_EXPORT int accel_program_link(struct accel_device *dev, uint32_t n,
+				    struct accel_program *const *inputs,
+				    const char *options, uint32_t flags,
+				    char **ret_log, struct accel_program **ret)
+{
+	uint32_t i;
+
+	if (ret_log)
+		*ret_log = NULL;
+	if (!dev || !n || !inputs || !ret || (flags & ~ACCEL_LINK_LIBRARY))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (!inputs[i])
+			return -EINVAL;
+		if (inputs[i]->dev != dev)
+			return -EXDEV;
+		if (inputs[i]->kind == ACCEL_PROGRAM_EXECUTABLE ||
+		    !inputs[i]->binary)
+			return -EINVAL;
+	}
+	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER))
+		return -EOPNOTSUPP;
+	return accel_compiler_link(dev, n, inputs, options, flags, ret_log,
+				   ret);
+}
+
+ACCEL_EXPORT int accel_program_get_kind(struct accel_program *prog)
+{
+	return prog ? (int)prog->kind : -EINVAL;
+}
+
+ACCEL_EXPORT int
+accel_program_get_global_variable_size(struct accel_program *prog,
+				       uint64_t *ret)
+{
+	if (!prog || !ret)
+		return -EINVAL;
+	*ret = prog->global_size;
+	return 0;
+}
+
 ACCEL_EXPORT int accel_program_new_built_in(struct accel_device *dev,
 					    const char *names,
 					    struct accel_program **ret)

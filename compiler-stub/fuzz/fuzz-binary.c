@@ -30,7 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct accelc_kernel_info *k[ACCELC_BINARY_MAX_KERNELS];
 		struct accelc_binary_in w = {
 			.cpu = b.cpu, .features = b.features,
-			.options = b.options, .kernels = k,
+			.options = b.options, .kind = b.kind,
+			.global_size = b.global_size, .kernels = k,
 			.n_kernels = b.n_kernels, .code = b.code,
 			.code_size = b.code_size,
 		};

@@ -247,6 +247,7 @@ static void test_counts(void **state)
 	(void)state;
 	for (int s = 0; s < 3; s++)
 		off += 4 + (b[off] | b[off + 1] << 8) + 1;
+	off += 4 + 8; /* kind, global size */
 	assert_int_equal(b[off], 1);
 	b[off] = 0xff;
 	b[off + 3] = 0xff;
@@ -281,6 +282,54 @@ static void test_check_cpu(void **state)
 			 -ENOEXEC);
 }
 
+/* Objects and libraries: bitcode, no kernel table, a known kind. */
+static void test_kinds(void **state)
+{
+	static const char bc[] = "BC\xc0\xde and some bitcode";
+	struct accelc_binary_in in = {
+		.cpu = "znver3", .features = "", .options = "-DX=1",
+		.kind = ACCELC_KIND_OBJECT, .global_size = 12,
+		.code = bc, .code_size = sizeof(bc),
+	};
+	const struct accelc_kernel_info *kp[1] = { &kernels[1] };
+	struct accelc_binary b;
+	void *out = NULL;
+	size_t size;
+	uint8_t *w;
+
+	(void)state;
+	assert_int_equal(accelc_binary_write(&in, &out, &size), 0);
+	assert_int_equal(accelc_binary_parse(out, size, &b, NULL, 0), 0);
+	assert_int_equal(b.kind, ACCELC_KIND_OBJECT);
+	assert_int_equal(b.global_size, 12);
+	assert_int_equal(b.n_kernels, 0);
+	assert_memory_equal(b.code, bc, sizeof(bc));
+	accelc_binary_clear(&b);
+	/* the kind decides what the code must be */
+	w = out;
+	w[size - sizeof(bc)] = 'X';
+	resum(w, size);
+	assert_int_equal(parse(w, size), -EINVAL);
+	free(out);
+	/* an unknown kind; a kernel table in an object */
+	in.kind = ACCELC_KIND_LIBRARY;
+	assert_int_equal(accelc_binary_write(&in, &out, &size), 0);
+	w = out;
+	for (size_t off = ACCELC_BINARY_BODY_OFFSET, s = 0; s < 3; s++) {
+		off += 4 + (w[off] | w[off + 1] << 8) + 1;
+		if (s == 2) {
+			assert_int_equal(w[off], ACCELC_KIND_LIBRARY);
+			w[off] = 3;
+		}
+	}
+	resum(w, size);
+	assert_int_equal(parse(w, size), -EINVAL);
+	free(out);
+	in.kernels = kp;
+	in.n_kernels = 1;
+	assert_int_equal(accelc_binary_write(&in, &out, &size), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_structure),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_check_cpu),
+		cmocka_unit_test(test_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -150,8 +150,9 @@ int accel_program_new_source(struct accel_device *dev, const char *source,
  * returns it (device needs ACCEL_DEVICE_CAP_COMPILER: the compiler module
  * checks and loads it, without compiling anything). A binary is a
  * versioned container of kernel descriptions and native code for one CPU
- * architecture and feature set; docs/design.md describes it. The bytes
- * are copied.
+ * architecture and feature set; docs/design.md describes it. The binary
+ * of an object or library gives a program of that kind again
+ * (accel_program_get_kind()), to be linked. The bytes are copied.
  *
  * @return 0; -EINVAL (NULL argument, size 0, malformed binary: truncated,
  *         bad lengths, counts, strings or values); -ENOEXEC (a well-formed
@@ -164,8 +165,9 @@ int accel_program_new_binary(struct accel_device *dev, const void *binary,
 			     size_t size, struct accel_program **ret);
 
 /**
- * The program binary of a program built from source or loaded from a
- * binary, for accel_program_new_binary() in this or a later process.
+ * The program binary of a program built from source, compiled, linked or
+ * loaded from a binary, for accel_program_new_binary() in this or a later
+ * process.
  *
  * @param[out] ret_data the bytes, living as long as the program
  * @param[out] ret_size their number
@@ -174,6 +176,81 @@ int accel_program_new_binary(struct accel_device *dev, const void *binary,
  */
 int accel_program_get_binary(struct accel_program *prog,
 			     const void **ret_data, size_t *ret_size);
+
+/** What a program holds (accel_program_get_kind()). */
+enum accel_program_kind {
+	/** kernels ready to launch (every program but the two below) */
+	ACCEL_PROGRAM_EXECUTABLE = 0,
+	/** one source compiled, to be linked (accel_program_compile()) */
+	ACCEL_PROGRAM_OBJECT = 1,
+	/** objects linked into a unit to be linked again */
+	ACCEL_PROGRAM_LIBRARY = 2,
+};
+
+/** accel_program_link() flag: make a library, not an executable. */
+#define ACCEL_LINK_LIBRARY (1u << 0)
+
+/**
+ * Compile OpenCL C source to an object, for accel_program_link() (OpenCL's
+ * clCompileProgram). The object has no kernels; its binary
+ * (accel_program_get_binary()) loads again with accel_program_new_binary().
+ * Device needs ACCEL_DEVICE_CAP_COMPILER.
+ *
+ * @param source the source text
+ * @param length its length in bytes, or 0 if NUL-terminated
+ * @param options compile options, as for accel_program_new_source()
+ * @param n_headers number of embedded headers
+ * @param header_names the name `#include "name"` finds header i by: a
+ *        relative path ('/'-separated, no "." or ".." parts)
+ * @param header_sources header i's NUL-terminated text
+ * @param[out] ret_log as for accel_program_new_source()
+ * @param[out] ret the object (kind ACCEL_PROGRAM_OBJECT)
+ * @return 0, -EINVAL (NULL argument, unknown option, bad header name),
+ *         -ENOEXEC (the source does not compile: see the log),
+ *         -EOPNOTSUPP, -ETIMEDOUT, -ENOMEM, -EIO
+ */
+int accel_program_compile(struct accel_device *dev, const char *source,
+			  size_t length, const char *options,
+			  uint32_t n_headers, const char *const *header_names,
+			  const char *const *header_sources, char **ret_log,
+			  struct accel_program **ret);
+
+/**
+ * Link objects and libraries into an executable program or, with
+ * ACCEL_LINK_LIBRARY, into a library (OpenCL's clLinkProgram). Each input
+ * keeps the options it was compiled with.
+ *
+ * @param n number of inputs (> 0)
+ * @param inputs programs of kind ACCEL_PROGRAM_OBJECT or _LIBRARY, all of
+ *        device @p dev (not consumed)
+ * @param options link options: code generation flags
+ *        (-cl-denorms-are-zero, -cl-no-signed-zeros, -cl-finite-math-only,
+ *        -cl-unsafe-math-optimizations, -cl-fast-relaxed-math), may be NULL
+ * @param flags 0 or ACCEL_LINK_LIBRARY
+ * @param[out] ret_log if not NULL: the link log (free() it), set on success
+ *        and on link failures (-ENOEXEC)
+ * @return 0, -EINVAL (NULL argument, n 0, unknown flag or option, an input
+ *         that is not an object or library), -EXDEV (an input of another
+ *         device), -ENOEXEC (the link failed: a function undefined or
+ *         defined twice; see the log), -EOPNOTSUPP, -ETIMEDOUT, -ENOMEM,
+ *         -EIO
+ */
+int accel_program_link(struct accel_device *dev, uint32_t n,
+		       struct accel_program *const *inputs,
+		       const char *options, uint32_t flags, char **ret_log,
+		       struct accel_program **ret);
+
+/** @return the program's enum accel_program_kind, -EINVAL for NULL */
+int accel_program_get_kind(struct accel_program *prog);
+
+/**
+ * Bytes of the program-scope variables in the global address space
+ * (OpenCL's CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE); 0 for programs
+ * that are not compiled executables.
+ * @return 0, -EINVAL (NULL argument)
+ */
+int accel_program_get_global_variable_size(struct accel_program *prog,
+					   uint64_t *ret);
 
 /**
  * Create a program from some of the device's built-in kernels.

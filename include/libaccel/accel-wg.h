@@ -34,8 +34,9 @@ extern "C" {
 /**
  * Version of struct accel_wg_ctx; bumped when fields are added.
  * 2: printf_buffer.
+ * 3: local_mem_size.
  */
-#define ACCEL_WG_ABI_VERSION 2u
+#define ACCEL_WG_ABI_VERSION 3u
 
 /** Barrier flags, OpenCL's CLK_LOCAL_MEM_FENCE/CLK_GLOBAL_MEM_FENCE. */
 #define ACCEL_WG_BARRIER_LOCAL (1u << 0)
@@ -81,6 +82,12 @@ struct accel_wg_ctx {
 	 * print. Native kernels leave it alone. Since version 2.
 	 */
 	void *printf_buffer;
+	/**
+	 * Bytes at local_mem for this launch: the static __local variables
+	 * and the local-memory arguments (to_local() and get_fence() tell
+	 * local pointers by it). Since version 3.
+	 */
+	uint64_t local_mem_size;
 };
 
 /** A work-group function. */

@@ -162,11 +162,17 @@ void ct_printf(struct ct_str *s, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	if (!s->buf) {
+		s->cap = 256;
+		s->len = 0;
+		s->buf = malloc(s->cap);
+		assert_non_null(s->buf);
+	}
 	for (;;) {
 		size_t room = s->cap - s->len;
 
 		va_start(ap, fmt);
-		n = vsnprintf(s->buf ? s->buf + s->len : NULL, room, fmt, ap);
+		n = vsnprintf(s->buf + s->len, room, fmt, ap);
 		va_end(ap);
 		assert_true(n >= 0);
 		if ((size_t)n < room) {

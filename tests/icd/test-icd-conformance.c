@@ -282,6 +282,63 @@ static void spec_constant_without_il(void **state)
 	CL_OK(clReleaseProgram(p));
 }
 
+/*
+ * compiler/features_macro: CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, the
+ * features list and the OpenCL C 3.0 macro agree, and the builtins the
+ * feature brings tell global, local and private pointers apart.
+ */
+static void generic_address_space_matches_macro(void **state)
+{
+	static const char src[] =
+		"kernel void k(global int *out, local int *l)\n"
+		"{\n"
+		"#ifdef __opencl_c_generic_address_space\n"
+		"	int x = 0;\n"
+		"	int *p[3] = { out + 1, l, &x };\n"
+		"	out[0] = 1;\n"
+		"	for (int i = 0; i < 3; i++)\n"
+		"		out[1 + i] = (to_global(p[i]) ? 1 : 0) |\n"
+		"			     (to_local(p[i]) ? 2 : 0) |\n"
+		"			     (to_private(p[i]) ? 4 : 0) |\n"
+		"			     get_fence(p[i]) << 4;\n"
+		"#endif\n"
+		"}\n";
+	/* OpenCL C's CLK_LOCAL_MEM_FENCE is 1, CLK_GLOBAL_MEM_FENCE 2 */
+	static const cl_int want[4] = { 1, 1 | 2 << 4, 2 | 1 << 4,
+					4 | 2 << 4 };
+	struct icd_env *env = *state;
+	cl_bool support = CL_TRUE;
+	cl_name_version nv[64];
+	cl_int got[4];
+	struct one_kernel o;
+	size_t n = 0;
+
+	CL_OK(clGetDeviceInfo(env->device,
+			      CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT,
+			      sizeof(support), &support, NULL));
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_OPENCL_C_FEATURES,
+			      sizeof(nv), nv, &n));
+	n /= sizeof(nv[0]);
+	assert_int_equal(support == CL_TRUE,
+			 has_feature(nv, n,
+				     "__opencl_c_generic_address_space"));
+	if (!icd_test_have_compiler(env)) {
+		assert_false(support);
+		skip();
+	}
+	assert_true(support);
+	one_kernel_setup(env, &o, src, "-cl-std=CL3.0", sizeof(got));
+	CL_OK(clSetKernelArg(o.k, 1, 64, NULL));
+	CL_OK(clEnqueueTask(env->queue, o.k, 0, NULL, NULL));
+	CL_OK(clEnqueueReadBuffer(env->queue, o.buf, CL_TRUE, 0, sizeof(got),
+				  got, 0, NULL, NULL));
+	for (size_t i = 0; i < 4; i++)
+		if (got[i] != want[i])
+			fail_msg("out[%zu] = %#x, want %#x", i, got[i],
+				 want[i]);
+	one_kernel_teardown(&o);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
@@ -292,6 +349,7 @@ int main(void)
 		T(atomic_features_match_macros),
 		T(kernel_attributes),
 		T(spec_constant_without_il),
+		T(generic_address_space_matches_macro),
 	};
 #undef T
 

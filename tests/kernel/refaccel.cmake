@@ -54,6 +54,7 @@ refaccel_requires(kernel-refaccel)
 # The accel-node backend on refaccel, through the public API.
 accel_add_test(NAME accel-node
 	SOURCES test-accel-node.c ${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
+		accel-node-util.c
 	LABELS kernel sharing
 	TIMEOUT 300
 	LIBS PkgConfig::LIBDRM)
@@ -67,6 +68,20 @@ accel_add_kernel_test(NAME kernel-accel-node
 	LABELS sharing
 	TIMEOUT 600)
 refaccel_requires(kernel-accel-node)
+
+# Sync_file dependencies waited for by the kernel (in-syncobjs).
+accel_add_test(NAME accel-infence
+	SOURCES test-accel-infence.c ${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
+		accel-node-util.c
+	LABELS kernel sharing
+	TIMEOUT 300
+	LIBS PkgConfig::LIBDRM)
+accel_add_kernel_test(NAME kernel-accel-infence
+	COMMAND ${REFACCEL_LOAD}
+	COMMAND $<TARGET_FILE:accel-infence>
+	LABELS sharing
+	TIMEOUT 600)
+refaccel_requires(kernel-accel-infence)
 
 # The OpenCL view (only our ICD, through the system's loader).
 pkg_check_modules(REFACCEL_OPENCL IMPORTED_TARGET OpenCL)

@@ -16,114 +16,31 @@
 
 #include "test-common.h"
 #include "../sharing/peer.h"
+#include "accel-node-util.h"
 
 #define MS 1000000ll
 #define SZ 65536u
 
-struct env {
-	struct test_log log;
-	struct accel_context *ctx;
-	struct accel_device *acc, *cpu;
-	struct accel_queue *q, *cq;
-};
-
-/* The refaccel device of @ctx (new reference) or NULL. */
-static struct accel_device *find_refaccel(struct accel_context *ctx)
-{
-	struct accel_device *devs[16], *found = NULL;
-	int n, i;
-
-	n = accel_context_get_devices(ctx, devs, TEST_ARRAY_SIZE(devs));
-	assert_true(n >= 1);
-	for (i = 0; i < n && i < (int)TEST_ARRAY_SIZE(devs); i++) {
-		const char *drv = NULL;
-
-		if (!found &&
-		    accel_device_query_string(devs[i],
-					      ACCEL_DEVICE_STRING_DRIVER,
-					      &drv) == 0 &&
-		    !strcmp(drv, "refaccel"))
-			found = accel_device_ref(devs[i]);
-		accel_device_unref(devs[i]);
-	}
-	return found;
-}
-
 static int setup(void **state)
 {
-	struct env *env = calloc(1, sizeof(*env));
+	struct node_env *env = calloc(1, sizeof(*env));
 
 	assert_non_null(env);
-	test_log_init(&env->log);
-	assert_int_equal(test_context_new(&env->log, &env->ctx), 0);
-	env->acc = find_refaccel(env->ctx);
-	assert_non_null(env->acc);
-	assert_int_equal(test_get_cpu_device(env->ctx, &env->cpu), 0);
-	assert_int_equal(accel_queue_new(env->acc, 0, &env->q), 0);
-	assert_int_equal(accel_queue_new(env->cpu, 0, &env->cq), 0);
+	node_env_init(env);
 	*state = env;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct env *env = *state;
-
-	accel_queue_unref(env->q);
-	accel_queue_unref(env->cq);
-	accel_device_unref(env->acc);
-	accel_device_unref(env->cpu);
-	accel_context_unref(env->ctx);
-	test_log_fini(&env->log);
-	free(env);
+	node_env_fini(*state);
+	free(*state);
 	return 0;
-}
-
-static struct accel_buffer *buf_new(struct accel_device *dev, uint64_t size)
-{
-	struct accel_buffer *b = NULL;
-
-	assert_int_equal(accel_buffer_new(dev, size, 0, &b), 0);
-	return b;
-}
-
-static void wait_ok(struct accel_fence *f)
-{
-	assert_int_equal(accel_fence_wait(f, 30000 * MS), 0);
-	accel_fence_unref(f);
-}
-
-static void fill_u32(struct accel_queue *q, struct accel_buffer *b,
-		     uint64_t off, uint64_t size, uint32_t v)
-{
-	struct accel_fence *f = NULL;
-
-	assert_int_equal(accel_queue_fill(q, b, off, size, &v, 4, 0, NULL,
-					  &f), 0);
-	wait_ok(f);
-}
-
-static void expect_u32(struct accel_queue *q, struct accel_buffer *b,
-		       uint64_t off, uint64_t size, uint32_t v)
-{
-	uint32_t *tmp = malloc(size);
-	struct accel_fence *f = NULL;
-	uint64_t i;
-
-	assert_non_null(tmp);
-	assert_int_equal(accel_queue_read(q, b, off, size, tmp, 0, NULL, &f),
-			 0);
-	wait_ok(f);
-	for (i = 0; i < size / 4; i++)
-		if (tmp[i] != v)
-			fail_msg("word %llu: 0x%08x, want 0x%08x",
-				 (unsigned long long)i, tmp[i], v);
-	free(tmp);
 }
 
 static void test_discovery(void **state)
 {
-	struct env *env = *state;
+	struct node_env *env = *state;
 	const char *s = NULL;
 	uint64_t v = 0;
 	int n, i, seen = 0;
@@ -182,7 +99,7 @@ static void test_discovery(void **state)
 
 static void test_buffers(void **state)
 {
-	struct env *env = *state;
+	struct node_env *env = *state;
 	struct accel_buffer *a = buf_new(env->acc, SZ), *b = buf_new(env->acc,
 								     SZ);
 	struct accel_buffer *sub = NULL, *nohost = NULL;
@@ -232,7 +149,7 @@ static void test_buffers(void **state)
 /* Our buffer read by the CPU device, the CPU device's written by us. */
 static void test_prime_cpu(void **state)
 {
-	struct env *env = *state;
+	struct node_env *env = *state;
 	struct accel_buffer *a = buf_new(env->acc, SZ), *c, *imp = NULL;
 	struct accel_fence *f = NULL;
 	int fd;
@@ -265,7 +182,7 @@ static void test_prime_cpu(void **state)
 
 static void test_prime_vgem_udmabuf(void **state)
 {
-	struct env *env = *state;
+	struct node_env *env = *state;
 	struct accel_buffer *a = buf_new(env->acc, SZ), *imp = NULL;
 	struct accel_fence *f = NULL;
 	uint32_t vh;
@@ -333,7 +250,7 @@ static void test_prime_vgem_udmabuf(void **state)
  */
 static void test_out_fence_implicit(void **state)
 {
-	struct env *env = *state;
+	struct node_env *env = *state;
 	struct accel_buffer *a = buf_new(env->acc, SZ), *imp = NULL;
 	struct accel_sync_fence_info fi;
 	struct accel_sync_file_info info;
@@ -386,7 +303,7 @@ static void test_out_fence_implicit(void **state)
 /* A sync_file as an explicit in-fence of a job. */
 static void test_in_fence(void **state)
 {
-	struct env *env = *state;
+	struct node_env *env = *state;
 	struct accel_buffer *a = buf_new(env->acc, SZ);
 	struct accel_fence *in = NULL, *f = NULL;
 	uint32_t vh, vfence;
@@ -419,7 +336,7 @@ static void test_in_fence(void **state)
 /* 1,000 jobs, each depending on the one before (in-order queue). */
 static void test_chain(void **state)
 {
-	struct env *env = *state;
+	struct node_env *env = *state;
 	struct accel_buffer *b[2] = { buf_new(env->acc, 4096),
 				      buf_new(env->acc, 4096) };
 	struct accel_fence *f = NULL;
@@ -442,7 +359,7 @@ static void test_chain(void **state)
 }
 
 struct worker {
-	struct env *env;
+	struct node_env *env;
 	uint32_t seed;
 	int failures;
 };
@@ -505,7 +422,7 @@ static void test_threads(void **state)
 
 static void test_built_ins(void **state)
 {
-	struct env *env = *state;
+	struct node_env *env = *state;
 	struct accel_buffer *a = buf_new(env->acc, SZ), *b = buf_new(env->acc,
 								     SZ);
 	struct accel_program *prog = NULL, *src = NULL;
@@ -572,15 +489,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_built_ins, setup,
 						teardown),
 	};
-	struct accel_context *ctx;
-	struct accel_device *dev;
 
-	if (accel_context_new(0, &ctx) < 0)
-		return 1;
-	dev = find_refaccel(ctx);
-	accel_device_unref(dev);
-	accel_context_unref(ctx);
-	if (!dev) {
+	if (!have_refaccel()) {
 		printf("SKIP: no refaccel device (not in the VM tier)\n");
 		return TEST_EXIT_SKIP;
 	}

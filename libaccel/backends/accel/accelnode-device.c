@@ -328,5 +328,7 @@ const struct accel_backend_ops accel_accel_backend = {
 	.execute = accelnode_execute,
 	/* refaccel-style drivers sync on reservation objects. */
 	.implicit_sync_in_kernel = true,
+	/* Jobs take in-syncobjs; the engine runs jobs in submission order. */
+	.sync_file_deps_in_kernel = true,
 	.fence_export_sync_file = accelnode_fence_export_sync_file,
 };

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fences of an accel node as sync_files. A command of this device has a
- * real kernel fence from the moment it is submitted (the engine keeps its
- * sync_file): that is exported, whether or not the job has run. A fence
- * that has signalled becomes an already-signalled sync_file. Any other
- * pending fence of the context (CPU work, say) has no kernel fence here:
- * it is handed on to another device of the context that can make one.
+ * real kernel fence from the moment it is submitted; the fence itself
+ * keeps it and fence-export.c hands out a duplicate before asking any
+ * device. What reaches us: a fence that has signalled becomes an
+ * already-signalled sync_file; any other pending fence of the context
+ * (CPU work, say) has no kernel fence here (the driver has no fence user
+ * space signals): it is handed on to another device of the context that
+ * can make one.
  */
 #include <string.h>
 #include <unistd.h>
@@ -54,11 +56,8 @@ int accelnode_fence_export_sync_file(struct accel_device *dev,
 {
 	struct accelnode_device *an = dev->backend_data;
 	struct accel_device *other;
-	int status, r;
+	int status;
 
-	r = accelnode_engine_export(dev, fence, ret_fd);
-	if (r <= 0)
-		return r;
 	status = atomic_load_explicit(&fence->status, memory_order_acquire);
 	if (status < 0)
 		return status;

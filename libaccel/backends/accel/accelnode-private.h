@@ -41,6 +41,8 @@ struct accelnode_job {
 	const uint8_t *pattern;       /* FILL */
 	uint32_t pattern_size;
 	uint32_t out_syncobj;         /* receives the job's fence */
+	const uint32_t *in_syncobjs;  /* fences to wait for first */
+	uint32_t n_in_syncobjs;       /* at most ACCEL_CMD_MAX_IN_SYNC */
 };
 
 struct accelnode_driver {
@@ -126,12 +128,6 @@ uint32_t accelnode_buffer_handle(struct accel_buffer *buf, uint64_t *offset);
 int accelnode_queue_init(struct accel_queue *queue);
 int accelnode_execute(struct accel_queue *queue, struct accel_cmd *cmd);
 void accelnode_engine_destroy(struct accelnode_engine *e);
-/*
- * A sync_file of the kernel job behind @fence if it is one of this
- * device's in-flight commands: 0, 1 if @fence is not ours, or -errno.
- */
-int accelnode_engine_export(struct accel_device *dev,
-			    struct accel_fence *fence, int *ret_fd);
 
 /* ---- fences (accelnode-fence.c) ---- */
 

@@ -3,10 +3,16 @@
  * Execution on an accel node. Copies, fills and built-in kernels become
  * kernel jobs, submitted at once from the calling thread; their fence is
  * read back from the device's syncobj as a sync_file right after the
- * submit, before the job has run: that is what accel_fence_export_sync_file
- * hands out, and what the engine thread waits on to complete the command.
+ * submit, before the job has run, and given to the command's fence
+ * (accel_fence_set_sync_file): exports hand out duplicates, later
+ * commands pass it to the kernel as an in-fence, and the engine thread
+ * waits on it to complete the command (borrowed: the fence closes it when
+ * it signals, which only that thread makes it do).
+ * A command's sync_file dependencies (cmd->in_sync_fds) become the job's
+ * in-syncobjs: the kernel waits for them, not us.
  * Host reads and writes (memcpy through the buffer's mapping) go through
- * the same FIFO, so they run after every job submitted before them.
+ * the same FIFO, so they run after every job submitted before them; the
+ * engine thread waits for their in-fences first.
  *
  * The driver runs its jobs in submission order, so the FIFO is kept in
  * that order (submit and append under one lock) and the thread only ever
@@ -15,7 +21,6 @@
  * other devices left on them (implicit sync); jobs get the same from the
  * kernel driver through the buffers' reservation objects.
  */
-#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,18 +37,20 @@ struct accelnode_engine {
 	uint32_t syncobj;             /* receives each job's fence */
 	pthread_mutex_t lock;         /* guards everything below */
 	pthread_cond_t wake;
+	/* A job's in-fences, made on first need; 0: not made yet. */
+	uint32_t in_syncobjs[ACCEL_CMD_MAX_IN_SYNC];
 	/* Commands in submission order, linked through backend_priv[0]. */
 	struct accel_cmd *head, *tail;
-	/* Being completed: still exportable while its fence signals. */
-	struct accel_fence *completing;
-	int completing_fd;
 	bool stop;
 	bool detached;                /* destroyed from its own thread */
 };
 
 static ACCEL_TLS struct accelnode_engine *this_engine;
 
-/* backend_priv: [0] FIFO link, [1] sync_file fd + 1 (0: host transfer). */
+/*
+ * backend_priv: [0] FIFO link, [1] the job's sync_file + 1 (0: host
+ * transfer), borrowed from the command's fence.
+ */
 static struct accel_cmd **link_of(struct accel_cmd *cmd)
 {
 	return (struct accel_cmd **)&cmd->backend_priv[0];
@@ -59,6 +66,22 @@ static void set_sync_fd(struct accel_cmd *cmd, int fd)
 	cmd->backend_priv[1] = (void *)(intptr_t)(fd + 1);
 }
 
+/* A host transfer's in-fences: 0 or the first error among them. */
+static int wait_in_syncs(struct accel_cmd *cmd)
+{
+	uint32_t i;
+	int r = 0, s;
+
+	for (i = 0; i < cmd->n_in_sync; i++) {
+		s = accel_sync_file_wait(cmd->in_sync_fds[i],
+					 ACCEL_TIMEOUT_INFINITE);
+		if (s < 0 && !r)
+			r = s;
+	}
+	accel_cmd_close_in_syncs(cmd);
+	return r;
+}
+
 /* A host read or write through the buffer's mapping. */
 static int host_transfer(struct accel_cmd *cmd)
 {
@@ -68,6 +91,9 @@ static int host_transfer(struct accel_cmd *cmd)
 	uint8_t *p;
 	int fd, r;
 
+	r = wait_in_syncs(cmd);
+	if (r < 0)
+		return r;
 	if (!buf->host_ptr)
 		return -EACCES; /* ACCEL_BUFFER_HOST_NO_ACCESS */
 	if (write && root->readonly_mapping)
@@ -116,18 +142,15 @@ static void *engine_main(void *arg)
 		e->head = *link_of(cmd);
 		if (!e->head)
 			e->tail = NULL;
-		e->completing = cmd->fence;
-		e->completing_fd = fd;
 		pthread_mutex_unlock(&e->lock);
 
-		/* May drop the last context reference and destroy us. */
+		/*
+		 * Signals the fence, which closes @fd. May drop the last
+		 * context reference and destroy us.
+		 */
 		accel_cmd_complete(cmd, status);
 
 		pthread_mutex_lock(&e->lock);
-		e->completing = NULL;
-		e->completing_fd = -1;
-		if (fd >= 0)
-			close(fd);
 	}
 	detached = e->detached;
 	pthread_mutex_unlock(&e->lock);
@@ -150,7 +173,6 @@ static int engine_new(int fd, struct accelnode_engine **ret)
 	if (!e)
 		return -ENOMEM;
 	e->fd = fd;
-	e->completing_fd = -1;
 	if (drmSyncobjCreate(fd, 0, &e->syncobj)) {
 		r = errno > 0 ? -errno : -EIO;
 		free(e);
@@ -177,14 +199,19 @@ static int engine_new(int fd, struct accelnode_engine **ret)
 
 void accelnode_engine_destroy(struct accelnode_engine *e)
 {
+	size_t i;
+
 	if (!e)
 		return;
 	/*
 	 * Now, while the device's fd is open: the caller closes it next,
 	 * even when the thread lives on a little (destroyed from itself).
-	 * Every command has completed, so no submit uses the syncobj.
+	 * Every command has completed, so no submit uses the syncobjs.
 	 */
 	drmSyncobjDestroy(e->fd, e->syncobj);
+	for (i = 0; i < ARRAY_SIZE(e->in_syncobjs); i++)
+		if (e->in_syncobjs[i])
+			drmSyncobjDestroy(e->fd, e->in_syncobjs[i]);
 	pthread_mutex_lock(&e->lock);
 	e->stop = true;
 	e->detached = this_engine == e;
@@ -279,23 +306,57 @@ static int build_job(struct accelnode_device *an, struct accel_cmd *cmd,
 	return 0;
 }
 
+static int syncobj_errno(void)
+{
+	return errno > 0 ? -errno : -EIO;
+}
+
+/* The command's in-fences into the engine's in-syncobjs (under e->lock). */
+static int import_in_syncs(int fd, struct accelnode_engine *e,
+			   struct accel_cmd *cmd)
+{
+	uint32_t i;
+
+	for (i = 0; i < cmd->n_in_sync; i++) {
+		if (!e->in_syncobjs[i] &&
+		    drmSyncobjCreate(fd, 0, &e->in_syncobjs[i]))
+			return syncobj_errno();
+		if (drmSyncobjImportSyncFile(fd, e->in_syncobjs[i],
+					     cmd->in_sync_fds[i]))
+			return syncobj_errno();
+	}
+	return 0;
+}
+
 /*
  * Submit and append under the engine lock: the FIFO's order is the
- * kernel's. The sync_file is taken before anyone else can submit.
+ * kernel's. The sync_file is taken before anyone else can submit, and
+ * the fence has it before anyone can see the command in the FIFO.
  */
 static int submit_job(struct accelnode_device *an,
 		      struct accelnode_engine *e, struct accel_cmd *cmd,
 		      struct accelnode_job *job)
 {
+	uint32_t n_in = cmd->n_in_sync;
 	int fd = -1, r;
 
 	job->out_syncobj = e->syncobj;
+	job->in_syncobjs = e->in_syncobjs;
+	job->n_in_syncobjs = n_in;
 	pthread_mutex_lock(&e->lock);
-	r = an->drv->submit(an->fd, job);
+	r = import_in_syncs(an->fd, e, cmd);
+	if (r == 0)
+		r = an->drv->submit(an->fd, job);
+	/* The job holds its in-fences now: ours can go. */
+	accel_cmd_close_in_syncs(cmd);
+	if (n_in)
+		drmSyncobjReset(an->fd, e->in_syncobjs, n_in);
 	if (r == 0 && drmSyncobjExportSyncFile(an->fd, e->syncobj, &fd))
-		r = errno > 0 ? -errno : -EIO;
+		r = syncobj_errno();
 	if (r == 0) {
 		set_sync_fd(cmd, fd);
+		/* Pending and without one: the fence keeps @fd open. */
+		accel_fence_set_sync_file(cmd->fence, fd);
 		fifo_append(e, cmd);
 	}
 	pthread_mutex_unlock(&e->lock);
@@ -331,34 +392,5 @@ int accelnode_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 	if (r < 0)
 		log_dbg(queue->dev->ctx, "%s job not submitted: %s\n",
 			an->drv->name, strerror(-r));
-	return r;
-}
-
-int accelnode_engine_export(struct accel_device *dev,
-			    struct accel_fence *fence, int *ret_fd)
-{
-	struct accelnode_device *an = dev->backend_data;
-	struct accelnode_engine *e;
-	struct accel_cmd *cmd;
-	int src = -1, fd, r = 1;
-
-	pthread_mutex_lock(&an->engine_lock);
-	e = an->engine;
-	pthread_mutex_unlock(&an->engine_lock);
-	if (!e)
-		return 1;
-	pthread_mutex_lock(&e->lock);
-	if (e->completing == fence)
-		src = e->completing_fd;
-	for (cmd = e->head; cmd && src < 0; cmd = *link_of(cmd))
-		if (cmd->fence == fence)
-			src = sync_fd_of(cmd);
-	if (src >= 0) {
-		fd = fcntl(src, F_DUPFD_CLOEXEC, 3);
-		r = fd < 0 ? -errno : 0;
-		if (fd >= 0)
-			*ret_fd = fd;
-	}
-	pthread_mutex_unlock(&e->lock);
 	return r;
 }

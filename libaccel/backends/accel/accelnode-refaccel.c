@@ -35,12 +35,18 @@ static int refaccel_bo_info(int fd, uint32_t handle, uint64_t *ret_size,
 	return 0;
 }
 
+/* Every in-fence a command can carry fits one submit. */
+_Static_assert(ACCEL_CMD_MAX_IN_SYNC <= REFACCEL_MAX_IN_SYNCOBJS,
+	       "refaccel takes fewer in-syncobjs than a command carries");
+
 static int refaccel_submit(int fd, const struct accelnode_job *job)
 {
 	struct drm_refaccel_submit arg = {
 		.dst_handle = job->dst,
 		.dst_offset = job->dst_offset,
 		.size = job->size,
+		.in_syncobjs = (uintptr_t)job->in_syncobjs,
+		.in_syncobj_count = job->n_in_syncobjs,
 		.out_syncobj = job->out_syncobj,
 	};
 

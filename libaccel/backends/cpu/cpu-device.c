@@ -412,4 +412,5 @@ const struct accel_backend_ops accel_cpu_backend = {
 	/* buffer_map/unmap: NULL, the core maps through host_ptr. */
 	.get_built_in_kernels = cpu_get_built_in_kernels,
 	.execute = cpu_execute,
+	.cmd_priv_size = sizeof(struct cpu_exec_job),
 };

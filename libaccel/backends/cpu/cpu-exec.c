@@ -23,27 +23,6 @@
 /* Work-groups per claim: about this many claims per worker per launch. */
 #define CLAIMS_PER_THREAD 8u
 
-/* A dma-buf the command touches and how (DMA_BUF_IOCTL_SYNC flags). */
-struct cpu_sync {
-	int fd;
-	bool read, write;
-};
-
-struct cpu_exec_job {
-	struct cpu_job job;       /* the command's pieces */
-	/*
-	 * Before them, when the command touches dma-bufs: one piece that
-	 * starts CPU access (the ioctl may wait, so it runs on a worker).
-	 */
-	struct cpu_job sync_job;
-	struct cpu_pool *pool;
-	struct accel_cmd *cmd;
-	struct accelc_printf_buffer *printf_buf; /* kernels that print */
-	atomic_bool started;
-	uint32_t n_syncs;
-	struct cpu_sync syncs[];  /* one per distinct dma-buf */
-};
-
 static struct cpu_exec_job *to_exec_job(struct cpu_job *job)
 {
 	return (struct cpu_exec_job *)((char *)job -
@@ -126,6 +105,7 @@ static void launch_run(const struct accel_launch *l, void *printf_buf,
 	wg.barrier = NULL;
 	wg.runtime = s;
 	wg.printf_buffer = printf_buf;
+	wg.local_mem_size = l->local_mem_size;
 
 	g[0] = b % l->num_groups[0];
 	g[1] = b / l->num_groups[0] % l->num_groups[1];
@@ -243,6 +223,12 @@ static int syncs_end(struct cpu_exec_job *ej, uint32_t n)
 	return status;
 }
 
+static void exec_job_fini(struct cpu_exec_job *ej)
+{
+	if (ej->syncs != ej->inline_syncs)
+		free(ej->syncs);
+}
+
 static void exec_done(struct cpu_job *job, int status)
 {
 	struct cpu_exec_job *ej = to_exec_job(job);
@@ -255,8 +241,8 @@ static void exec_done(struct cpu_job *job, int status)
 		status = r;
 	/* printf output, before the fence tells anyone the launch is done */
 	accel_printf_buffer_flush(cmd, ej->printf_buf, status == 0);
-	free(ej);
-	/* Frees @cmd and may drop the last context reference. */
+	exec_job_fini(ej);
+	/* Frees @cmd (and @ej) and may drop the last context reference. */
 	accel_cmd_complete(cmd, status);
 }
 
@@ -301,7 +287,7 @@ static void sync_done(struct cpu_job *job, int status)
 
 	if (status < 0) {
 		accel_printf_buffer_flush(cmd, ej->printf_buf, false);
-		free(ej);
+		exec_job_fini(ej);
 		accel_cmd_complete(cmd, status);
 		return;
 	}
@@ -319,30 +305,37 @@ static const struct cpu_job_ops sync_ops = {
 	.done = sync_done,
 };
 
-/* Note an access to @buf in @syncs (merging accesses to one dma-buf). */
-static void add_sync(struct cpu_sync *syncs, uint32_t *n,
+/*
+ * Note an access to @buf in ej->syncs (merging accesses to one dma-buf).
+ * False if that needs more room than @cap.
+ */
+static bool add_sync(struct cpu_exec_job *ej, uint32_t cap,
 		     struct accel_buffer *buf, bool read, bool write)
 {
-	uint32_t i;
+	struct cpu_sync *syncs = ej->syncs;
+	uint32_t i, n = ej->n_syncs;
 	int fd;
 
 	if (!buf)
-		return;
+		return true;
 	/* Read under the lock: the first export publishes it while we run. */
 	fd = accel_buffer_dmabuf_fd(accel_buffer_root(buf));
 	if (fd < 0)
-		return;
-	for (i = 0; i < *n; i++) {
+		return true;
+	for (i = 0; i < n; i++) {
 		if (syncs[i].fd == fd) {
 			syncs[i].read |= read;
 			syncs[i].write |= write;
-			return;
+			return true;
 		}
 	}
-	syncs[*n].fd = fd;
-	syncs[*n].read = read;
-	syncs[*n].write = write;
-	(*n)++;
+	if (n == cap)
+		return false;
+	syncs[n].fd = fd;
+	syncs[n].read = read;
+	syncs[n].write = write;
+	ej->n_syncs = n + 1;
+	return true;
 }
 
 /* Buffers a command may touch: the most syncs it can need. */
@@ -358,38 +351,53 @@ static uint32_t max_syncs(const struct accel_cmd *cmd)
 	}
 }
 
-/* Which dma-bufs the command touches, and how. */
-static void collect_syncs(struct cpu_exec_job *ej)
+/* Note the dma-bufs the command touches, and how; false: out of room. */
+static bool collect_syncs_in(struct cpu_exec_job *ej, uint32_t cap)
 {
 	struct accel_cmd *cmd = ej->cmd;
-	uint32_t i, n = 0;
+	bool ok = true;
+	uint32_t i;
 
+	ej->n_syncs = 0;
 	switch (cmd->type) {
 	case ACCEL_CMD_LAUNCH:
-		for (i = 0; i < cmd->u.launch.n_buffers; i++) {
+		for (i = 0; ok && i < cmd->u.launch.n_buffers; i++) {
 			struct accel_buffer *b = cmd->u.launch.buffers[i];
 
-			add_sync(ej->syncs, &n, b, true,
-				 b && !(b->flags & ACCEL_BUFFER_READ_ONLY));
+			ok = add_sync(ej, cap, b, true,
+				      b && !(b->flags & ACCEL_BUFFER_READ_ONLY));
 		}
-		break;
+		return ok;
 	case ACCEL_CMD_READ:
-		add_sync(ej->syncs, &n, cmd->u.rw.buf, true, false);
-		break;
+		return add_sync(ej, cap, cmd->u.rw.buf, true, false);
 	case ACCEL_CMD_WRITE:
-		add_sync(ej->syncs, &n, cmd->u.rw.buf, false, true);
-		break;
+		return add_sync(ej, cap, cmd->u.rw.buf, false, true);
 	case ACCEL_CMD_COPY:
-		add_sync(ej->syncs, &n, cmd->u.copy.src, true, false);
-		add_sync(ej->syncs, &n, cmd->u.copy.dst, false, true);
-		break;
+		return add_sync(ej, cap, cmd->u.copy.src, true, false) &&
+		       add_sync(ej, cap, cmd->u.copy.dst, false, true);
 	case ACCEL_CMD_FILL:
-		add_sync(ej->syncs, &n, cmd->u.fill.buf, false, true);
-		break;
+		return add_sync(ej, cap, cmd->u.fill.buf, false, true);
 	default:
-		break;
+		return true;
 	}
-	ej->n_syncs = n;
+}
+
+/*
+ * Which dma-bufs the command touches: in the job itself, or on the heap
+ * for a launch with more of them than that holds.
+ */
+static int collect_syncs(struct cpu_exec_job *ej)
+{
+	ej->syncs = ej->inline_syncs;
+	if (collect_syncs_in(ej, INLINE_SYNCS))
+		return 0;
+	ej->syncs = calloc(max_syncs(ej->cmd), sizeof(*ej->syncs));
+	if (!ej->syncs) {
+		ej->syncs = ej->inline_syncs;
+		return -ENOMEM;
+	}
+	collect_syncs_in(ej, max_syncs(ej->cmd));
+	return 0;
 }
 
 static bool readonly_root(struct accel_buffer *buf)
@@ -478,11 +486,7 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 		if (r < 0)
 			return r;
 	}
-	ej = malloc(sizeof(*ej) + max_syncs(cmd) * sizeof(ej->syncs[0]));
-	if (!ej) {
-		accel_printf_buffer_flush(cmd, pbuf, false);
-		return -ENOMEM;
-	}
+	ej = accel_cmd_priv(cmd);
 	ej->printf_buf = pbuf;
 	ej->job.ops = &exec_ops;
 	ej->job.n_items = n_items;
@@ -490,7 +494,11 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 	ej->pool = pool;
 	ej->cmd = cmd;
 	atomic_init(&ej->started, false);
-	collect_syncs(ej);
+	r = collect_syncs(ej);
+	if (r < 0) {
+		accel_printf_buffer_flush(cmd, pbuf, false);
+		return r;
+	}
 	if (ej->n_syncs) {
 		ej->sync_job.ops = &sync_ops;
 		ej->sync_job.n_items = 1;

@@ -8,7 +8,9 @@
  * worker working on it. A job leaves the FIFO once all its pieces are
  * claimed; each worker drops its reference after running the pieces it
  * claimed. So the last reference goes when every piece has run, and its
- * owner calls done() as its very last access to the job.
+ * owner calls done() as its very last access to the job. A job of one piece
+ * leaves the FIFO with the worker that takes it, the FIFO's reference
+ * becoming that worker's.
  *
  * The pool may be destroyed from inside done() (the last context reference
  * dropped on a worker): that worker joins the others, detaches itself and
@@ -134,15 +136,27 @@ void cpu_pool_submit(struct cpu_pool *pool, struct cpu_job *job)
 	pool_wake(pool, 1);
 }
 
-/* Take a reference on the head job, if any. */
-static struct cpu_job *pool_take(struct cpu_pool *pool)
+/*
+ * Take a reference on the head job, if any. A job of one piece leaves the
+ * FIFO at once (*@ret_retired): its only claim is ours, and so is the
+ * FIFO's reference.
+ */
+static struct cpu_job *pool_take(struct cpu_pool *pool, bool *ret_retired)
 {
 	struct cpu_job *job;
 
+	*ret_retired = false;
 	pthread_mutex_lock(&pool->lock);
 	job = pool->head;
-	if (job)
+	if (job && job->n_items <= job->chunk) {
+		pool->head = job->next;
+		if (pool->tail == job)
+			pool->tail = NULL;
+		job->queued = false;
+		*ret_retired = true;
+	} else if (job) {
 		atomic_fetch_add_explicit(&job->refs, 1, memory_order_relaxed);
+	}
 	pthread_mutex_unlock(&pool->lock);
 	return job;
 }
@@ -190,9 +204,12 @@ static void job_fail(struct cpu_job *job, int status)
 						memory_order_relaxed);
 }
 
-/* Run pieces of @job (referenced by the caller) until none are left. */
+/*
+ * Run pieces of @job (referenced by the caller) until none are left.
+ * @retired: pool_take() took it out of the FIFO already.
+ */
 static void job_work(struct cpu_pool *pool, struct cpu_worker *w,
-		     struct cpu_job *job)
+		     struct cpu_job *job, bool retired)
 {
 	const uint64_t n = job->n_items, chunk = job->chunk;
 	bool begun = false, ok = true;
@@ -207,12 +224,13 @@ static void job_work(struct cpu_pool *pool, struct cpu_worker *w,
 		b = atomic_fetch_add_explicit(&job->next_item, chunk,
 					      memory_order_relaxed);
 		if (b >= n) {
-			pool_retire(pool, job);
+			if (!retired)
+				pool_retire(pool, job);
 			break;
 		}
 		e = n - b > chunk ? b + chunk : n;
 		/* The last claim: let the others move on to the next job. */
-		if (e == n)
+		if (e == n && !retired)
 			pool_retire(pool, job);
 		if (!begun) {
 			int r = job->ops->begin ?
@@ -286,6 +304,7 @@ static void *worker_main(void *arg)
 	struct cpu_worker *w = arg;
 	struct cpu_pool *pool = w->pool;
 	struct cpu_job *job;
+	bool retired;
 	uint32_t seq;
 
 	current_worker = w;
@@ -294,9 +313,9 @@ static void *worker_main(void *arg)
 		seq = atomic_load_explicit(&pool->seq, memory_order_acquire);
 		if (atomic_load_explicit(&pool->stop, memory_order_acquire))
 			break;
-		job = pool_take(pool);
+		job = pool_take(pool, &retired);
 		if (job)
-			job_work(pool, w, job);
+			job_work(pool, w, job, retired);
 		else
 			pool_idle(pool, seq);
 	}

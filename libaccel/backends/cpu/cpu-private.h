@@ -18,6 +18,7 @@ struct accel_cmd;
 struct accel_device;
 struct accel_native_kernel_desc;
 struct accel_queue;
+struct accelc_printf_buffer;
 
 /* ---- thread pool (cpu-pool.c) ---- */
 
@@ -137,6 +138,35 @@ int cpu_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
 int cpu_buffer_import_dmabuf(struct accel_buffer *buf);
 
 /* ---- execution (cpu-exec.c) ---- */
+
+/* A dma-buf the command touches and how (DMA_BUF_IOCTL_SYNC flags). */
+struct cpu_sync {
+	int fd;
+	bool read, write;
+};
+
+/* dma-bufs a command can note without an allocation. */
+#define INLINE_SYNCS 4
+
+/*
+ * A command's pool jobs. It lives in the command's backend scratch
+ * (accel_cmd_priv()), so running a command allocates nothing.
+ */
+struct cpu_exec_job {
+	struct cpu_job job;       /* the command's pieces */
+	/*
+	 * Before them, when the command touches dma-bufs: one piece that
+	 * starts CPU access (the ioctl may wait, so it runs on a worker).
+	 */
+	struct cpu_job sync_job;
+	struct cpu_pool *pool;
+	struct accel_cmd *cmd;
+	struct accelc_printf_buffer *printf_buf; /* kernels that print */
+	atomic_bool started;
+	uint32_t n_syncs;
+	struct cpu_sync *syncs;   /* one per distinct dma-buf */
+	struct cpu_sync inline_syncs[INLINE_SYNCS];
+};
 
 int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd);
 

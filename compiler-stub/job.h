@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One build request, whichever entry made it (accelc_compile(), _object(),
+ * accelc_link()): what compile.c, object.c and link.c share. They differ in
+ * what comes before the bitcode; from bitcode on the steps are the same.
+ */
+#ifndef ACCELC_JOB_H
+#define ACCELC_JOB_H
+
+#include "cache.h"
+#include "result.h"
+
+struct job {
+	struct accelc_options o;
+	struct accelc_result *res;
+	struct strbuf *log;
+	struct accelc_build_opts bo;
+	struct accelc_cache cache;
+	char *dir, *clang, *src, *bc, *obj, *so;
+	/* what code is generated for, and what this process runs on */
+	char *cpu, *features, *host_cpu, *host_features;
+	/* host_features if the code can run here, else NULL: not loaded */
+	const char *load_features;
+	struct kernel_desc *kernels;
+	uint32_t n_kernels;
+	uint64_t global_size;
+};
+
+/* Copy @p opts (may be NULL) and make the result. @return 0, -EINVAL,
+ * -ENOMEM */
+int job_start(struct job *j, const struct accelc_options *opts,
+	      struct strbuf *log);
+/* Build options, clang, the CPU to generate for, the cache. */
+int job_prepare(struct job *j);
+/* The private directory, the names in it, @p source (may be NULL) in it. */
+int job_files(struct job *j, const char *source, size_t len);
+/* After the key is set: a hit (the result is filled), or a miss with the
+ * key held until the build is stored. */
+bool job_cache_probe(struct job *j);
+/* The bitcode at j->bc to an executable container in j->res. */
+int job_codegen(struct job *j);
+/* Set j->res's container from parts (code: the ELF object or bitcode). */
+int job_container(struct job *j, uint32_t kind, const void *code,
+		  size_t code_size);
+/* Hand out the result (with its log on build failures), free the rest. */
+int job_finish(struct job *j, int r, struct accelc_result **ret);
+
+/* An LLVM diagnostic handler writing to the struct strbuf @p data. */
+void accelc_diag_handler(LLVMDiagnosticInfoRef di, void *data);
+
+/* A new file, 0600. @return 0, -errno */
+int accelc_write_file(const char *path, const void *data, size_t len);
+
+#endif /* ACCELC_JOB_H */

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The compiler's own barriers and shortcuts must not change results:
+ * implicit barriers in barrier-free loops (wg-implicit.c) where they
+ * apply and where they must not (trip counts or entries that differ
+ * between work-items), and the shortened work-item loops of regions
+ * guarded by "lid < s" (wg-narrow.c) with and without other work on the
+ * other side. Each kernel runs in 1- and 2-dimensional groups of odd and
+ * even sizes, group by group, against a host reference.
+ */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+
+#include <cmocka.h>
+
+#include <libaccel/accel-wg.h>
+
+#include "accelc.h"
+
+#define N 24 /* matrix side, a multiple of the 2-d group sizes */
+
+static const char source[] =
+	"kernel void mm(int n, global const float *a, global const float *b,\n"
+	"		global float *c)\n"
+	"{\n"
+	"	int row = get_global_id(1), col = get_global_id(0);\n"
+	"	float acc = 0.0f;\n"
+	"	for (int k = 0; k < n; k++)\n"
+	"		acc += a[row * n + k] * b[k * n + col];\n"
+	"	c[row * n + col] = acc;\n"
+	"}\n"
+	/* a kernel calling one that would have an implicit barrier */
+	"kernel void mmc(int n, global const float *a, global const float *b,\n"
+	"		 global float *c)\n"
+	"{\n"
+	"	int row = get_global_id(1), col = get_global_id(0);\n"
+	"	float acc = 0.0f;\n"
+	"	for (int k = 0; k < n; k++)\n"
+	"		acc += a[row * n + k] * b[k * n + col];\n"
+	"	c[row * n + col] = acc;\n"
+	"}\n"
+	"kernel void outer(int n, global const float *a,\n"
+	"		   global const float *b, global float *c)\n"
+	"{\n"
+	"	mmc(n, a, b, c);\n"
+	"}\n"
+	/* a trip count per work-item: no implicit barrier */
+	"kernel void tri(int n, global const float *a, global const float *b,\n"
+	"		 global float *c)\n"
+	"{\n"
+	"	int row = get_global_id(1), col = get_global_id(0);\n"
+	"	float acc = 1.0f;\n"
+	"	for (int k = 0; k < col; k++)\n"
+	"		acc += a[row * n + k] * b[k * n + col];\n"
+	"	c[row * n + col] = acc;\n"
+	"}\n"
+	/* a loop some work-items never reach */
+	"kernel void guard(int n, global const float *a,\n"
+	"		   global const float *b, global float *c)\n"
+	"{\n"
+	"	int row = get_global_id(1), col = get_global_id(0);\n"
+	"	float acc = 2.0f;\n"
+	"	if (col % 3 == 1) {\n"
+	"		c[row * n + col] = -1.0f;\n"
+	"		return;\n"
+	"	}\n"
+	"	for (int k = 0; k < n; k += 2)\n"
+	"		acc += a[row * n + k] * b[k * n + col];\n"
+	"	c[row * n + col] = acc;\n"
+	"}\n"
+	/* a uniform loop that leaves early in some work-items */
+	"kernel void brk(int n, global const float *a, global const float *b,\n"
+	"		 global float *c)\n"
+	"{\n"
+	"	int row = get_global_id(1), col = get_global_id(0);\n"
+	"	float acc = 0.0f;\n"
+	"	for (int k = 0; k < n; k++) {\n"
+	"		if (k > col + row)\n"
+	"			break;\n"
+	"		acc += a[row * n + k] * b[k * n + col];\n"
+	"	}\n"
+	"	c[row * n + col] = acc;\n"
+	"}\n"
+	/* row by row in 2-d groups */
+	"kernel void reduce(global const float *in, global float *out,\n"
+	"		    local float *tmp)\n"
+	"{\n"
+	"	size_t l = get_local_id(1) * get_local_size(0) +\n"
+	"		   get_local_id(0);\n"
+	"	size_t g = get_global_id(1) * get_global_size(0) +\n"
+	"		   get_global_id(0);\n"
+	"	tmp[l] = in[g];\n"
+	"	for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
+	"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"		if (get_local_id(0) < s)\n"
+	"			tmp[l] += tmp[l + s];\n"
+	"	}\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	out[g] = tmp[l];\n"
+	"}\n"
+	/* int ids; the other side counts per work-item */
+	"kernel void count(global const float *in, global float *out,\n"
+	"		   local float *tmp)\n"
+	"{\n"
+	"	int l = get_local_id(0), seen = 0;\n"
+	"	tmp[l] = in[get_global_id(0)];\n"
+	"	for (int s = get_local_size(0) / 2; s > 0; s >>= 1) {\n"
+	"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"		if (l < s)\n"
+	"			tmp[l] += tmp[l + s];\n"
+	"		else\n"
+	"			seen++;\n"
+	"	}\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	out[get_global_id(0)] = tmp[l] + 1000.0f * seen;\n"
+	"}\n";
+
+struct prog {
+	struct accelc_result *res;
+	void *dl;
+};
+
+static void build(struct prog *p, const char *opts)
+{
+	struct accelc_options o = { .struct_size = sizeof(o),
+				    .flags = ACCELC_FLAG_KEEP_IR |
+					     ACCELC_FLAG_NO_CACHE,
+				    .build_options = opts };
+
+	p->res = NULL;
+	if (accelc_compile(&o, source, strlen(source), &p->res) < 0) {
+		fprintf(stderr, "%s\n",
+			p->res ? accelc_result_get_log(p->res) : "");
+		fail();
+	}
+	p->dl = dlopen(accelc_result_get_path(p->res), RTLD_NOW | RTLD_LOCAL);
+	assert_non_null(p->dl);
+}
+
+static void unbuild(struct prog *p)
+{
+	dlclose(p->dl);
+	accelc_result_free(p->res);
+}
+
+/* Runs kernel @p name over @p gs in groups of @p ls, group by group. */
+static void run(struct prog *p, const char *name, void **args,
+		const uint64_t gs[2], const uint64_t ls[2], void *lmem)
+{
+	const struct accelc_kernel_info *k =
+		accelc_result_find_kernel(p->res, name);
+	struct accel_wg_ctx c = { .abi_version = ACCEL_WG_ABI_VERSION,
+				  .work_dim = 2, .local_mem = lmem };
+	accel_wg_fn fn;
+
+	assert_non_null(k);
+	fn = (accel_wg_fn)dlsym(p->dl, k->wg_symbol);
+	assert_non_null(fn);
+	for (int d = 0; d < 3; d++) {
+		c.local_size[d] = c.enqueued_local_size[d] = d < 2 ? ls[d] : 1;
+		c.global_size[d] = d < 2 ? gs[d] : 1;
+		c.num_groups[d] = c.global_size[d] / c.local_size[d];
+	}
+	for (uint64_t y = 0; y < c.num_groups[1]; y++)
+		for (uint64_t x = 0; x < c.num_groups[0]; x++) {
+			c.group_id[0] = x;
+			c.group_id[1] = y;
+			fn(args, &c);
+		}
+}
+
+static float host_mm(const char *name, int n, const float *a, const float *b,
+		     int row, int col)
+{
+	float acc = 0.0f;
+
+	if (!strcmp(name, "mm") || !strcmp(name, "outer")) {
+		for (int k = 0; k < n; k++)
+			acc = fmaf(a[row * n + k], b[k * n + col], acc);
+	} else if (!strcmp(name, "tri")) {
+		acc = 1.0f;
+		for (int k = 0; k < col; k++)
+			acc = fmaf(a[row * n + k], b[k * n + col], acc);
+	} else if (!strcmp(name, "guard")) {
+		if (col % 3 == 1)
+			return -1.0f;
+		acc = 2.0f;
+		for (int k = 0; k < n; k += 2)
+			acc = fmaf(a[row * n + k], b[k * n + col], acc);
+	} else {
+		for (int k = 0; k < n && k <= col + row; k++)
+			acc = fmaf(a[row * n + k], b[k * n + col], acc);
+	}
+	return acc;
+}
+
+static void test_loops(void **state)
+{
+	static const char *const names[] = { "mm", "tri", "guard", "brk",
+					      "outer" };
+	static const uint64_t sizes[][2] = {
+		{ 1, 1 }, { 3, 1 }, { 8, 3 }, { 24, 1 }, { 4, 6 }, { 12, 2 },
+	};
+	static float a[N * N], b[N * N], c[N * N];
+	int n = N;
+	void *pa = a, *pb = b, *pc = c, *args[4] = { &n, &pa, &pb, &pc };
+	uint64_t gs[2] = { N, N };
+	struct prog p;
+
+	(void)state;
+	for (int i = 0; i < N * N; i++) {
+		a[i] = (float)(i % 7) - 3.0f;
+		b[i] = (float)(i % 5) * 0.5f;
+	}
+	for (int opt = 0; opt < 2; opt++) {
+		build(&p, opt ? NULL : "-cl-opt-disable");
+		/* the product's loop runs across work-items */
+		if (opt) {
+			const char *ir = accelc_result_get_ir(p.res);
+			const char *f = strstr(ir, "define void @mm__wg");
+			const char *end = f ? strstr(f, "\n}\n") : NULL;
+			const char *v = f ? strstr(f, "@llvm.fmuladd.v") : NULL;
+
+			assert_true(end && v && v < end);
+		}
+		for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++)
+			for (size_t k = 0; k < 5; k++) {
+				memset(c, 0, sizeof(c));
+				run(&p, names[k], args, gs, sizes[s], NULL);
+				for (int i = 0; i < N * N; i++) {
+					float e = host_mm(names[k], n, a, b,
+							  i / N, i % N);
+
+					if (fabsf(c[i] - e) > 1e-3f)
+						fail_msg("%s %zux%zu [%d]: %g, "
+							 "not %g", names[k],
+							 (size_t)sizes[s][0],
+							 (size_t)sizes[s][1],
+							 i, c[i], e);
+				}
+			}
+		unbuild(&p);
+	}
+}
+
+/* What reduce and count leave in each work-item's element. */
+static void host_reduce(const float *in, float *out, size_t lx, size_t ly,
+			bool count)
+{
+	size_t ls = lx * ly;
+	float t[256];
+	int seen[256] = { 0 };
+
+	memcpy(t, in, ls * sizeof(*t));
+	for (size_t s = lx / 2; s > 0; s /= 2)
+		for (size_t l = 0; l < ls; l++) {
+			if (l % lx < s)
+				t[l] += t[l + s];
+			else
+				seen[l]++;
+		}
+	for (size_t l = 0; l < ls; l++)
+		out[l] = t[l] + (count ? 1000.0f * (float)seen[l] : 0.0f);
+}
+
+static void test_narrow(void **state)
+{
+	static const uint64_t sizes[][2] = {
+		{ 1, 1 }, { 2, 1 }, { 3, 1 }, { 16, 1 }, { 61, 1 },
+		{ 256, 1 }, { 8, 4 }, { 5, 3 },
+	};
+	static float in[512], out[512], ref[256];
+	static float lmem[256] __attribute__((aligned(128)));
+	void *pi = in, *po = out, *pl = lmem, *args[3] = { &pi, &po, &pl };
+	struct prog p;
+
+	(void)state;
+	for (int i = 0; i < 512; i++)
+		in[i] = (float)((i * 37) % 101) - 50.0f;
+	build(&p, NULL);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++)
+		for (int count = 0; count < 2; count++) {
+			uint64_t ls[2] = { sizes[s][0], count ? 1 : sizes[s][1] };
+			uint64_t gs[2] = { 2 * ls[0], ls[1] };
+			size_t items = ls[0] * ls[1];
+
+			memset(out, 0, sizeof(out));
+			run(&p, count ? "count" : "reduce", args, gs, ls, lmem);
+			for (size_t g = 0; g < 2; g++) {
+				/* 2 groups along x: rows interleave */
+				float gin[256], *o = ref;
+
+				for (size_t i = 0; i < items; i++)
+					gin[i] = in[(i / ls[0]) * gs[0] +
+						    g * ls[0] + i % ls[0]];
+				host_reduce(gin, o, ls[0], ls[1], count);
+				for (size_t i = 0; i < items; i++) {
+					size_t at = (i / ls[0]) * gs[0] +
+						    g * ls[0] + i % ls[0];
+
+					if (out[at] != o[i])
+						fail_msg("%s %zux%zu group %zu "
+							 "item %zu: %g, not %g",
+							 count ? "count" :
+								 "reduce",
+							 (size_t)ls[0],
+							 (size_t)ls[1], g, i,
+							 out[at], o[i]);
+				}
+			}
+		}
+	unbuild(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_loops),
+		cmocka_unit_test(test_narrow),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
