@@ -6,6 +6,7 @@
  * libaccel itself, in libaccel-0/, or at $ACCEL_COMPILER.
  */
 #include <dlfcn.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -310,6 +311,32 @@ static int program_from_result(struct accel_device *dev,
 
 static const char *const cache_status[] = { "off", "miss", "hit" };
 
+/* Add to a build log why the compiled program could not be made. */
+static void append_load_error(struct accel_device *dev, int err, char **log)
+{
+	const uint64_t *u = dev->u64;
+	char *s = NULL;
+	int n;
+
+	if (err == -E2BIG)
+		n = asprintf(&s,
+			     "%serror: a kernel is beyond this device's "
+			     "limits: at most %" PRIu64 " arguments of %" PRIu64
+			     " bytes in all, %" PRIu64
+			     " bytes of __local variables\n",
+			     *log ? *log : "",
+			     u[ACCEL_DEVICE_U64_MAX_KERNEL_ARGS],
+			     u[ACCEL_DEVICE_U64_MAX_ARG_BYTES],
+			     u[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE]);
+	else
+		n = asprintf(&s, "%serror: loading the program failed: %s\n",
+			     *log ? *log : "", strerror(-err));
+	if (n < 0)
+		return;
+	free(*log);
+	*log = s;
+}
+
 /*
  * What every build call does with the compiler's answer: the log to the
  * caller (build failures too), the program made on success.
@@ -330,11 +357,9 @@ static int build_done(struct accel_device *dev, struct accel_compiler *c,
 		log_dbg(dev->ctx, "program cache: %s\n",
 			cs < 3 ? cache_status[cs] : "?");
 		r = program_from_result(dev, c, res, ret);
-		/* the log goes with build failures only */
-		if (r < 0 && ret_log) {
-			free(*ret_log);
-			*ret_log = NULL;
-		}
+		/* compiled, but not loadable here: the log says why */
+		if (r < 0 && ret_log)
+			append_load_error(dev, r, ret_log);
 	}
 	c->result_free(res);
 	return r;

@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,6 +191,25 @@ static void test_build_errors(void **state)
 	assert_ptr_equal(prog, TEST_SENTINEL_PTR);
 	assert_non_null(log);
 	assert_non_null(strstr(log, "-fno-such-option"));
+	free(log);
+
+	/* Compiles, but beyond the device's limits: the log says which. */
+	log = NULL;
+	{
+		char src[8192] = "kernel void many(";
+		size_t len = strlen(src);
+
+		for (int i = 0; i < 300; i++)
+			len += (size_t)snprintf(src + len, sizeof(src) - len,
+						"%sint a%d", i ? ", " : "", i);
+		snprintf(src + len, sizeof(src) - len, ") { }\n");
+		assert_int_equal(accel_program_new_source(env->dev, src, 0,
+							  NULL, &log, &prog),
+				 -E2BIG);
+	}
+	assert_ptr_equal(prog, TEST_SENTINEL_PTR);
+	assert_non_null(log);
+	assert_non_null(strstr(log, "beyond this device's limits"));
 	free(log);
 }
 
