@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,6 +26,31 @@ static int64_t now_ms(void)
 }
 
 /* Only async-signal-safe calls: the caller may be multi-threaded. */
+#define AS_LIMIT (4ul << 30)
+
+/*
+ * Whether the child may get the address-space limit. Not when this
+ * process already maps more (sanitizer runtimes reserve terabytes, some
+ * GPU stacks too): until exec, the child is a copy of it, and a tool's
+ * interceptor that maps memory there would fail and kill the build. Not
+ * when the application preloads a tool into its children either.
+ */
+static bool may_limit_as(void)
+{
+	unsigned long pages = 0;
+	FILE *f;
+
+	if (getenv("LD_PRELOAD"))
+		return false;
+	f = fopen("/proc/self/statm", "re");
+	if (!f)
+		return false;
+	if (fscanf(f, "%lu", &pages) != 1)
+		pages = ~0ul;
+	fclose(f);
+	return pages < AS_LIMIT / (unsigned long)sysconf(_SC_PAGESIZE) / 2;
+}
+
 static __attribute__((noreturn)) void child(char *const argv[], int out,
 					    uint32_t timeout_ms, bool limit_as)
 {
@@ -35,10 +61,8 @@ static __attribute__((noreturn)) void child(char *const argv[], int out,
 	/*
 	 * clang needs a few hundred MiB for any real kernel; a macro bomb
 	 * would take the machine's memory before the deadline ends it.
-	 * Not when the application preloads a tool into its children
-	 * (sanitizer runtimes reserve terabytes of address space).
 	 */
-	struct rlimit as = { 4ul << 30, 4ul << 30 };
+	struct rlimit as = { AS_LIMIT, AS_LIMIT };
 	int null;
 
 	setpgid(0, 0);
@@ -68,7 +92,7 @@ int accelc_spawn(char *const argv[], struct strbuf *log, uint32_t timeout_ms)
 {
 	int64_t deadline = now_ms() + timeout_ms;
 	int pfd[2], status, r = 0;
-	bool timed_out = false, limit_as = !getenv("LD_PRELOAD");
+	bool timed_out = false, limit_as = may_limit_as();
 	pid_t pid;
 
 	if (pipe2(pfd, O_CLOEXEC) < 0)

@@ -52,6 +52,9 @@ cl_platform_id icd_test_platform(void);
 cl_program icd_test_build(struct icd_env *env, const char *src,
 			  const char *options);
 
+/* Build @p for env->device, or fail the test with the build log. */
+void icd_test_build_ok(struct icd_env *env, cl_program p, const char *options);
+
 /* Does the device have an OpenCL C compiler? */
 bool icd_test_have_compiler(struct icd_env *env);
 
