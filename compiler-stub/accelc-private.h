@@ -81,6 +81,7 @@ struct lower_state {
 	struct kernel_desc *kernels;
 	uint32_t n_kernels;
 	bool needs_fibers;
+	bool streaming; /* build streaming variants (wg-streaming.c) */
 	struct strbuf *log;
 };
 
@@ -118,6 +119,14 @@ struct lower {
 	LLVMMetadataRef access_group;
 	struct wrapper *w;
 };
+
+/*
+ * wg-streaming.c: K__wg_nt for the kernels run by a plain loop wrapper
+ * (@p loop_wrapper[i]) that qualify; after optimisation, mark its
+ * non-temporal stores or drop it.
+ */
+int accelc_streaming_variants(struct lower *l, const bool *loop_wrapper);
+void accelc_streaming_finish(struct lower_state *st);
 
 /* wg-builtins.c: replace the work-item builtin calls in @p w->fn. */
 int accelc_lower_builtins(struct lower *l, struct wrapper *w);

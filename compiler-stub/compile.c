@@ -243,6 +243,7 @@ static int run_llvm(struct job *j)
 		if (r)
 			goto out;
 	}
+	st.streaming = opt;
 	r = accelc_lower(&st);
 	if (r)
 		goto out;
@@ -253,6 +254,7 @@ static int run_llvm(struct job *j)
 			    j->bo.fast_math, j->log);
 	if (r)
 		goto out;
+	accelc_streaming_finish(&st);
 	if (j->o.flags & ACCELC_FLAG_KEEP_IR) {
 		j->res->ir = LLVMPrintModuleToString(st.mod);
 		if (!j->res->ir) {

@@ -478,12 +478,16 @@ int accelc_lower(struct lower_state *st)
 	/* kernels with barriers run as regions, rg[i] != NULL, or fibers */
 	struct regions **rg = calloc(st->n_kernels ? st->n_kernels : 1,
 				     sizeof(*rg));
+	/* run by build_loop_wrapper()'s loops alone */
+	bool *plain = calloc(st->n_kernels ? st->n_kernels : 1,
+			     sizeof(*plain));
 	bool any_regions = false;
 	int r = 0;
 
-	if (!ws || !rg) {
+	if (!ws || !rg || !plain) {
 		free(ws);
 		free(rg);
+		free(plain);
 		return -ENOMEM;
 	}
 	l.w = ws;
@@ -580,8 +584,14 @@ int accelc_lower(struct lower_state *st)
 	for (uint32_t i = 0; i < st->n_kernels; i++) {
 		st->kernels[i].info.static_local_size = ws[i].local_size;
 		/* regions tag their own */
-		if (!ws[i].fg && !rg[i])
+		plain[i] = !ws[i].fg && !rg[i];
+		if (plain[i])
 			accelc_wg_tag_parallel(&l, ws[i].fn, private_access);
+	}
+	if (st->streaming) {
+		r = accelc_streaming_variants(&l, plain);
+		if (r)
+			goto out;
 	}
 	r = accelc_check_undefined(st);
 	if (r == -EIO)
@@ -596,6 +606,7 @@ out:
 	}
 	free(rg);
 	free(ws);
+	free(plain);
 	LLVMDisposeBuilder(l.b);
 	return r;
 }

@@ -320,7 +320,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
 		return UINT(U64(CACHE_LINE_SIZE));
 	case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
-		return ULONG(0); /* not known through libaccel */
+		return ULONG(U64(CACHE_SIZE));
 	case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
 		/* __constant is ordinary device memory */
 		return ULONG(U64(MAX_ALLOC_SIZE));

@@ -243,6 +243,7 @@ uint64_t accel_now_ns(void);
 struct accel_kernel_def {
 	char *name;
 	accel_wg_fn fn;
+	accel_wg_fn streaming_fn;           /* NULL if none (accel-wg.h) */
 	uint32_t flags;
 	uint32_t n_args;
 	struct accel_kernel_arg_desc *args; /* strings owned */
@@ -367,6 +368,10 @@ struct accel_cmd_dep {
 /* A kernel launch, as handed to a backend. */
 struct accel_launch {
 	accel_wg_fn fn;
+	/* fn's streaming variant, set when this launch meets its contract */
+	accel_wg_fn streaming_fn;
+	/* bytes of the buffers bound to the arguments */
+	uint64_t buffer_bytes;
 	uint32_t kernel_flags;
 	uint32_t work_dim;
 	uint64_t global_offset[3];

@@ -177,6 +177,19 @@ void accel_compiler_destroy(struct accel_compiler *c)
 		compiler_unload(c);
 }
 
+/* The compiler's streaming variant of @wg_symbol, if it made one. */
+static accel_wg_fn streaming_variant(void *handle, const char *wg_symbol)
+{
+	char name[512];
+	accel_wg_fn fn = NULL;
+
+	if ((size_t)snprintf(name, sizeof(name), "%s%s", wg_symbol,
+			     ACCEL_WG_STREAMING_SUFFIX) >= sizeof(name))
+		return NULL;
+	*(void **)&fn = dlsym(handle, name);
+	return fn;
+}
+
 /* Kernel descriptions for program_create(), pointing into @res. */
 static int describe_kernels(struct accel_compiler *c,
 			    const struct accelc_result *res, void *handle,
@@ -215,6 +228,7 @@ static int describe_kernels(struct accel_compiler *c,
 		descs[i].flags = 0;
 		descs[i].name = k->name;
 		*(void **)&descs[i].fn = dlsym(handle, k->wg_symbol);
+		descs[i].streaming_fn = streaming_variant(handle, k->wg_symbol);
 		descs[i].n_args = k->n_args;
 		descs[i].args = args;
 		descs[i].static_local_size = k->static_local_size;

@@ -229,6 +229,35 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 	return 0;
 }
 
+/*
+ * Whether @l meets the streaming variant's contract (accel-wg.h); sums
+ * the bound buffers' sizes for the backend, which decides whether
+ * streaming pays.
+ */
+static bool streaming_allowed(const struct accel_kernel_def *def,
+			      struct accel_launch *l)
+{
+	uint32_t i;
+
+	l->buffer_bytes = 0;
+	if (!def->streaming_fn ||
+	    l->local_size[0] % ACCEL_WG_STREAMING_X_MULTIPLE ||
+	    l->global_offset[0] % ACCEL_WG_STREAMING_X_MULTIPLE)
+		return false;
+	for (i = 0; i < l->n_args; i++) {
+		void *addr;
+
+		if (def->args[i].kind != ACCEL_KERNEL_ARG_BUFFER)
+			continue;
+		memcpy(&addr, l->args[i], sizeof(addr));
+		if ((uintptr_t)addr % ACCEL_WG_STREAMING_ADDR_ALIGN)
+			return false;
+	}
+	for (i = 0; i < l->n_buffers; i++)
+		l->buffer_bytes += l->buffers[i]->size;
+	return true;
+}
+
 ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 				    struct accel_kernel *kernel,
 				    const struct accel_ndrange *range,
@@ -260,6 +289,8 @@ ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 		return r;
 	}
 	l->fn = kernel->def->fn;
+	l->streaming_fn = streaming_allowed(kernel->def, l) ?
+				  kernel->def->streaming_fn : NULL;
 	l->kernel_flags = kernel->def->flags;
 	l->kernel = accel_kernel_ref(kernel);
 	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);

@@ -118,6 +118,10 @@ static int copy_kernel(struct accel_device *dev,
 				       sizeof(in->vec_type_hint) &&
 	    in->vec_type_hint)
 		hint = in->vec_type_hint;
+	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
+					streaming_fn) +
+				       sizeof(in->streaming_fn))
+		out->streaming_fn = in->streaming_fn;
 	out->name = strdup(in->name);
 	out->vec_type_hint = strdup(hint);
 	if (!out->name || !out->vec_type_hint)

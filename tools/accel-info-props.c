@@ -30,6 +30,8 @@ const struct u64_prop u64_props[] = {
 	  "Sub-buffer alignment", FMT_BYTES },
 	{ ACCEL_DEVICE_U64_CACHE_LINE_SIZE, "cache_line_size",
 	  "Cache line", FMT_BYTES },
+	{ ACCEL_DEVICE_U64_CACHE_SIZE, "cache_size",
+	  "Cache (last level)", FMT_BYTES },
 	{ ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE, "max_work_group_size",
 	  "Max work-group size", FMT_NUM },
 	{ ACCEL_DEVICE_U64_MAX_WORK_ITEM_DIMS, "max_work_item_dims",

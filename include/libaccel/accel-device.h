@@ -78,6 +78,7 @@ enum accel_device_u64 {
 	ACCEL_DEVICE_U64_TIMER_RESOLUTION_NS, /**< profiling timestamp resolution */
 	ACCEL_DEVICE_U64_NUMA_NODE,           /**< NUMA node, UINT64_MAX if none */
 	ACCEL_DEVICE_U64_PRINTF_BUFFER_SIZE,  /**< bytes of kernel printf output per launch */
+	ACCEL_DEVICE_U64_CACHE_SIZE,          /**< bytes of the last cache level before device memory, 0 if unknown */
 	ACCEL_DEVICE_U64_COUNT                /**< number of properties, not one */
 };
 

@@ -109,6 +109,11 @@ struct accel_native_kernel_desc {
 	uint64_t work_group_size_hint[3];
 	/** vector type hint as an OpenCL C type name ("float4"), or NULL */
 	const char *vec_type_hint;
+	/**
+	 * a streaming variant of @p fn, or NULL: the runtime may call it
+	 * instead when the launch meets the conditions in accel-wg.h
+	 */
+	accel_wg_fn streaming_fn;
 };
 
 /**

@@ -93,6 +93,21 @@ struct accel_wg_ctx {
 /** A work-group function. */
 typedef void (*accel_wg_fn)(void **args, const struct accel_wg_ctx *ctx);
 
+/*
+ * A streaming variant of a work-group function does what the function
+ * does, but writes global memory with non-temporal (cache-bypassing)
+ * stores. A runtime may call it instead when:
+ * - every global buffer argument is ACCEL_WG_STREAMING_ADDR_ALIGN aligned,
+ * - enqueued_local_size[0] and global_offset[0] are multiples of
+ *   ACCEL_WG_STREAMING_X_MULTIPLE,
+ * and it then orders those stores (sfence on x86) before anything else
+ * can see the launch complete. libaccel's compiler names the variant of
+ * K__wg K__wg_nt (ACCEL_WG_STREAMING_SUFFIX).
+ */
+#define ACCEL_WG_STREAMING_ADDR_ALIGN 64u
+#define ACCEL_WG_STREAMING_X_MULTIPLE 16u
+#define ACCEL_WG_STREAMING_SUFFIX "_nt"
+
 #ifdef __cplusplus
 }
 #endif

@@ -158,6 +158,9 @@ static void test_cpu_u64_props(void **state)
 					 ACCEL_DEVICE_U64_MEM_BASE_ADDR_ALIGN)));
 	v = test_dev_u64(dev, ACCEL_DEVICE_U64_CACHE_LINE_SIZE);
 	assert_true(v == 0 || is_pow2(v));
+	/* A cache, if known, holds at least a line. */
+	if (test_dev_u64(dev, ACCEL_DEVICE_U64_CACHE_SIZE))
+		assert_true(test_dev_u64(dev, ACCEL_DEVICE_U64_CACHE_SIZE) >= v);
 
 	max_wg = test_dev_u64(dev, ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE);
 	assert_true(max_wg >= 1);

@@ -3,6 +3,7 @@
  * The CPU reference device: its properties, read from the machine, and
  * the backend's ops table.
  */
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,6 +169,70 @@ static unsigned long env_ulong(struct accel_context *ctx, const char *name,
 	return v;
 }
 
+uint64_t cpu_streaming_min(const struct accel_device *dev)
+{
+	return ((const struct cpu_device *)dev->backend_data)->streaming_min;
+}
+
+/* A sysfs cache attribute of cpu0's cache @index, as a number; -1. */
+static long long cache_attr(unsigned index, const char *attr)
+{
+	char path[96], buf[32], *end;
+	long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu0/cache/index%u/%s", index, attr);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	v = strtoll(buf, &end, 10);
+	if (end == buf || v < 0)
+		return -1;
+	if (*end == 'K')
+		v <<= 10;
+	else if (*end == 'M')
+		v <<= 20;
+	return v;
+}
+
+/*
+ * Bytes of the last cache level: from sysfs, as lscpu reads it (glibc's
+ * sysconf() decodes CPUID, which hypervisors often fill oddly), then
+ * sysconf(); 0 if neither knows.
+ */
+static uint64_t last_level_cache(void)
+{
+	static const int names[] = { _SC_LEVEL4_CACHE_SIZE,
+				     _SC_LEVEL3_CACHE_SIZE,
+				     _SC_LEVEL2_CACHE_SIZE };
+	long long best_level = 0, size = 0;
+
+	for (unsigned i = 0; i < 16; i++) {
+		long long level = cache_attr(i, "level");
+		long long bytes = cache_attr(i, "size");
+
+		if (level < 0)
+			break;
+		if (level > best_level && bytes > 0) {
+			best_level = level;
+			size = bytes;
+		}
+	}
+	if (size > 0)
+		return (uint64_t)size;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		long v = sysconf(names[i]);
+
+		if (v > 0)
+			return (uint64_t)v;
+	}
+	return 0;
+}
+
 static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 		      unsigned cpus)
 {
@@ -216,6 +281,7 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 	p[ACCEL_DEVICE_U64_MEM_BASE_ADDR_ALIGN] = 128;
 	line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
 	p[ACCEL_DEVICE_U64_CACHE_LINE_SIZE] = line > 0 ? (uint64_t)line : 64;
+	p[ACCEL_DEVICE_U64_CACHE_SIZE] = last_level_cache();
 
 	p[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE] = 4096;
 	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_DIMS] = 3;
@@ -342,6 +408,15 @@ static int cpu_enumerate_builtin(struct accel_context *ctx)
 
 	read_cpuinfo(&info);
 	set_props(dev, &info, cpus);
+	/*
+	 * Non-temporal stores pay once the data cannot stay in the cache
+	 * anyway; without a known cache size, assume a large one.
+	 */
+	cpu->streaming_min = (uint64_t)env_ulong(
+		ctx, "ACCEL_CPU_STREAMING_MIN", 0, ULONG_MAX,
+		dev->u64[ACCEL_DEVICE_U64_CACHE_SIZE] ?
+			dev->u64[ACCEL_DEVICE_U64_CACHE_SIZE] :
+			CPU_STREAMING_MIN_DEFAULT);
 	r = set_strings(dev, &info);
 	free(info.model);
 	free(info.vendor);

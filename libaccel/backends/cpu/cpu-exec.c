@@ -84,8 +84,9 @@ static int launch_prepare(const struct accel_launch *l, struct cpu_scratch *s)
 }
 
 /* Run work-groups [b, e) (linear ids, x fastest). */
-static void launch_run(const struct accel_launch *l, void *printf_buf,
-		       struct cpu_scratch *s, uint64_t b, uint64_t e)
+static void launch_run(const struct accel_launch *l, accel_wg_fn fn,
+		       void *printf_buf, struct cpu_scratch *s, uint64_t b,
+		       uint64_t e)
 {
 	struct accel_wg_ctx wg;
 	uint64_t g[3], idx;
@@ -119,7 +120,7 @@ static void launch_run(const struct accel_launch *l, void *printf_buf,
 			wg.local_size[d] = MIN(l->local_size[d],
 					       l->global_size[d] - first);
 		}
-		l->fn(s->args, &wg);
+		fn(s->args, &wg);
 		if (++g[0] == l->num_groups[0]) {
 			g[0] = 0;
 			if (++g[1] == l->num_groups[1]) {
@@ -128,6 +129,15 @@ static void launch_run(const struct accel_launch *l, void *printf_buf,
 			}
 		}
 	}
+}
+
+static void streaming_fence(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_sfence();
+#else
+	atomic_thread_fence(memory_order_seq_cst);
+#endif
 }
 
 static uint64_t xfer_size(const struct accel_cmd *cmd)
@@ -200,10 +210,18 @@ static void exec_run(struct cpu_job *job, struct cpu_scratch *s, uint64_t b,
 	struct cpu_exec_job *ej = to_exec_job(job);
 	struct accel_cmd *cmd = ej->cmd;
 
-	if (cmd->type == ACCEL_CMD_LAUNCH)
-		launch_run(&cmd->u.launch, ej->printf_buf, s, b, e);
-	else
+	if (cmd->type != ACCEL_CMD_LAUNCH) {
 		xfer_run(cmd, b, e);
+	} else if (ej->streaming) {
+		launch_run(&cmd->u.launch, cmd->u.launch.streaming_fn,
+			   ej->printf_buf, s, b, e);
+		/* non-temporal stores are weakly ordered: done before we
+		 * report these work-groups finished */
+		streaming_fence();
+	} else {
+		launch_run(&cmd->u.launch, cmd->u.launch.fn, ej->printf_buf, s,
+			   b, e);
+	}
 }
 
 /* End CPU access to the first @n dma-bufs: 0 or the first failure. */
@@ -488,6 +506,9 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 	}
 	ej = accel_cmd_priv(cmd);
 	ej->printf_buf = pbuf;
+	ej->streaming = cmd->type == ACCEL_CMD_LAUNCH &&
+			cmd->u.launch.streaming_fn &&
+			cmd->u.launch.buffer_bytes >= cpu_streaming_min(queue->dev);
 	ej->job.ops = &exec_ops;
 	ej->job.n_items = n_items;
 	ej->job.chunk = chunk;

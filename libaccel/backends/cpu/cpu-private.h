@@ -24,6 +24,8 @@ struct accelc_printf_buffer;
 
 /* Default time an idle worker spins before it sleeps. */
 #define CPU_SPIN_NS_DEFAULT 30000u
+/* Streaming threshold when the cache size is unknown. */
+#define CPU_STREAMING_MIN_DEFAULT (64ull << 20)
 
 /*
  * Per-worker scratch, owned by one worker thread and filled by the job
@@ -116,7 +118,12 @@ struct cpu_device {
 	_Atomic(struct cpu_pool *) pool;
 	unsigned n_threads;
 	uint64_t spin_ns;
+	/* launches binding this many bytes of buffers run streaming variants */
+	uint64_t streaming_min;
 };
+
+/* Launches binding at least this many bytes of buffers stream. */
+uint64_t cpu_streaming_min(const struct accel_device *dev);
 
 /* The pool of @dev, started if needed. */
 int cpu_device_get_pool(struct accel_device *dev, struct cpu_pool **ret);
@@ -163,6 +170,7 @@ struct cpu_exec_job {
 	struct accel_cmd *cmd;
 	struct accelc_printf_buffer *printf_buf; /* kernels that print */
 	atomic_bool started;
+	bool streaming;           /* runs launch.streaming_fn */
 	uint32_t n_syncs;
 	struct cpu_sync *syncs;   /* one per distinct dma-buf */
 	struct cpu_sync inline_syncs[INLINE_SYNCS];

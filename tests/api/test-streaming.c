@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Streaming variants of work-group functions (accel-wg.h): the CPU device
+ * runs a kernel's streaming_fn exactly when the launch meets the contract
+ * (64-byte aligned buffers, x local size and offset multiples of 16) and
+ * binds at least ACCEL_CPU_STREAMING_MIN bytes of buffers (default: the
+ * last-level cache); compiled kernels give the same results either way.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test-common.h"
+
+enum { PLAIN = 1, STREAMED = 2, BROKEN = 3 };
+
+#define ARG_PTR(args, i, type) (*(type *const *)(args)[i])
+
+/* out[gid - offset] = @v for every work-item of the group */
+static void mark(void **args, const struct accel_wg_ctx *c, uint32_t v)
+{
+	uint32_t *out = ARG_PTR(args, 0, uint32_t);
+	uint64_t first = c->group_id[0] * c->enqueued_local_size[0];
+
+	for (uint64_t i = 0; i < c->local_size[0]; i++)
+		out[first + i] = v;
+}
+
+static void mark_plain(void **args, const struct accel_wg_ctx *c)
+{
+	mark(args, c, PLAIN);
+}
+
+/* Checks the contract it was promised. */
+static void mark_streamed(void **args, const struct accel_wg_ctx *c)
+{
+	uintptr_t out = (uintptr_t)ARG_PTR(args, 0, uint32_t);
+	bool ok = out % ACCEL_WG_STREAMING_ADDR_ALIGN == 0 &&
+		  c->enqueued_local_size[0] % ACCEL_WG_STREAMING_X_MULTIPLE ==
+			  0 &&
+		  c->global_offset[0] % ACCEL_WG_STREAMING_X_MULTIPLE == 0;
+
+	mark(args, c, ok ? STREAMED : BROKEN);
+}
+
+static const struct accel_kernel_arg_desc mark_args[] = {
+	{ .struct_size = sizeof(struct accel_kernel_arg_desc),
+	  .kind = ACCEL_KERNEL_ARG_BUFFER,
+	  .size = sizeof(void *),
+	  .address_space = ACCEL_KERNEL_ARG_ADDR_GLOBAL,
+	  .name = "out",
+	  .type_name = "uint*" },
+};
+
+static const struct accel_native_kernel_desc kernels[] = {
+	{ .struct_size = sizeof(struct accel_native_kernel_desc),
+	  .name = "mark", .fn = mark_plain, .n_args = 1, .args = mark_args,
+	  .streaming_fn = mark_streamed },
+	{ .struct_size = sizeof(struct accel_native_kernel_desc),
+	  .name = "plain_only", .fn = mark_plain, .n_args = 1,
+	  .args = mark_args },
+	/* an older caller's struct: streaming_fn is not read */
+	{ .struct_size = offsetof(struct accel_native_kernel_desc,
+				  streaming_fn),
+	  .name = "old_struct", .fn = mark_plain, .n_args = 1,
+	  .args = mark_args, .streaming_fn = mark_streamed },
+};
+
+/* A context made with ACCEL_CPU_STREAMING_MIN=@min (NULL: unset). */
+static void env_open(struct test_env *e, const char *min)
+{
+	memset(e, 0, sizeof(*e));
+	if (min)
+		setenv("ACCEL_CPU_STREAMING_MIN", min, 1);
+	else
+		unsetenv("ACCEL_CPU_STREAMING_MIN");
+	test_log_init(&e->log);
+	assert_int_equal(test_context_new(&e->log, &e->ctx), 0);
+	/* devices are probed on first use */
+	assert_int_equal(test_get_cpu_device(e->ctx, &e->dev), 0);
+	unsetenv("ACCEL_CPU_STREAMING_MIN");
+	assert_int_equal(accel_queue_new(e->dev, 0, &e->queue), 0);
+	assert_int_equal(accel_program_new_native(e->dev, kernels,
+						  TEST_ARRAY_SIZE(kernels),
+						  &e->prog),
+			 0);
+}
+
+static void env_close(struct test_env *e)
+{
+	accel_queue_finish(e->queue);
+	accel_program_unref(e->prog);
+	accel_queue_unref(e->queue);
+	accel_device_unref(e->dev);
+	accel_context_unref(e->ctx);
+	test_log_fini(&e->log);
+}
+
+/*
+ * Launch @kernel over @n items (local size @ls, 0: picked; offset @off)
+ * writing @buf, and return the one mark every item got (0 if mixed).
+ */
+static uint32_t run(struct test_env *e, const char *kernel, struct accel_buffer *buf,
+		    uint64_t n, uint64_t ls, uint64_t off)
+{
+	struct accel_ndrange r = test_ndrange(1, n, 0, 0, ls, 0, 0);
+	struct accel_kernel *k = NULL;
+	struct accel_fence *f = NULL;
+	uint32_t *got = calloc(n, sizeof(*got)), v;
+
+	assert_non_null(got);
+	r.global_offset[0] = off;
+	assert_int_equal(accel_kernel_new(e->prog, kernel, &k), 0);
+	assert_int_equal(accel_kernel_set_arg_buffer(k, 0, buf), 0);
+	assert_int_equal(accel_queue_launch(e->queue, k, &r, 0, NULL, &f), 0);
+	assert_int_equal(test_wait_unref(f), 0);
+	assert_int_equal(accel_queue_read(e->queue, buf, 0, n * sizeof(*got),
+					  got, 0, NULL, &f),
+			 0);
+	assert_int_equal(test_wait_unref(f), 0);
+	v = got[0];
+	for (uint64_t i = 1; i < n; i++)
+		if (got[i] != v)
+			v = 0;
+	free(got);
+	accel_kernel_unref(k);
+	return v;
+}
+
+static void test_contract(void **state)
+{
+	struct accel_buffer *buf = NULL, *sub = NULL, *user = NULL;
+	void *mem = NULL;
+	struct test_env e;
+
+	(void)state;
+	env_open(&e, "0");
+	assert_int_equal(accel_buffer_new(e.dev, 64 << 10, 0, &buf), 0);
+	assert_int_equal(run(&e, "mark", buf, 4096, 64, 0), STREAMED);
+	assert_int_equal(run(&e, "mark", buf, 4096, 16, 32), STREAMED);
+	/* a partial last group is fine: only the enqueued size counts */
+	assert_int_equal(run(&e, "mark", buf, 4000, 64, 0), STREAMED);
+	/* x local size or offset off the multiple of 16 */
+	assert_int_equal(run(&e, "mark", buf, 4096, 8, 0), PLAIN);
+	assert_int_equal(run(&e, "mark", buf, 4096, 24, 0), PLAIN);
+	assert_int_equal(run(&e, "mark", buf, 4096, 64, 8), PLAIN);
+	/* no variant, or a caller that predates the field */
+	assert_int_equal(run(&e, "plain_only", buf, 4096, 64, 0), PLAIN);
+	assert_int_equal(run(&e, "old_struct", buf, 4096, 64, 0), PLAIN);
+
+	/* sub-buffers start on 128 bytes: aligned */
+	assert_int_equal(accel_buffer_new_sub(buf, 128, 16 << 10, 0, &sub), 0);
+	assert_int_equal(run(&e, "mark", sub, 1024, 64, 0), STREAMED);
+	/* caller memory 4 bytes past a 64-byte boundary */
+	assert_int_equal(posix_memalign(&mem, 64, (16 << 10) + 64), 0);
+	assert_int_equal(accel_buffer_new_user_ptr(e.dev, (char *)mem + 4,
+						   16 << 10, 0, &user),
+			 0);
+	assert_int_equal(run(&e, "mark", user, 1024, 64, 0), PLAIN);
+
+	accel_buffer_unref(user);
+	accel_buffer_unref(sub);
+	accel_buffer_unref(buf);
+	env_close(&e);
+	free(mem);
+}
+
+static void test_threshold(void **state)
+{
+	struct accel_buffer *small = NULL, *big = NULL;
+	uint64_t cache;
+	struct test_env e;
+
+	(void)state;
+	/* bytes bound, not bytes touched: a 1 MiB buffer counts whole */
+	env_open(&e, "1048576");
+	assert_int_equal(accel_buffer_new(e.dev, 4096, 0, &small), 0);
+	assert_int_equal(accel_buffer_new(e.dev, 1 << 20, 0, &big), 0);
+	assert_int_equal(run(&e, "mark", small, 1024, 64, 0), PLAIN);
+	assert_int_equal(run(&e, "mark", big, 1024, 64, 0), STREAMED);
+	accel_buffer_unref(small);
+	accel_buffer_unref(big);
+	env_close(&e);
+
+	/* default: the last-level cache; small launches stay cached */
+	env_open(&e, NULL);
+	cache = test_dev_u64(e.dev, ACCEL_DEVICE_U64_CACHE_SIZE);
+	assert_int_equal(accel_buffer_new(e.dev, 4096, 0, &small), 0);
+	if (cache == 0 || cache > 4096)
+		assert_int_equal(run(&e, "mark", small, 1024, 64, 0), PLAIN);
+	accel_buffer_unref(small);
+	env_close(&e);
+
+	/* a malformed value is ignored, with a warning */
+	env_open(&e, "lots");
+	assert_true(test_log_contains(&e.log, "ACCEL_CPU_STREAMING_MIN"));
+	assert_int_equal(accel_buffer_new(e.dev, 4096, 0, &small), 0);
+	if (cache == 0 || cache > 4096)
+		assert_int_equal(run(&e, "mark", small, 1024, 64, 0), PLAIN);
+	accel_buffer_unref(small);
+	env_close(&e);
+}
+
+static const char vadd_src[] =
+	"kernel void vadd(global const float *a, global const float *b,\n"
+	"		  global float *c)\n"
+	"{\n"
+	"	size_t i = get_global_id(0);\n"
+	"	c[i] = a[i] + b[i];\n"
+	"}\n";
+
+/* Same results streaming or not, over sub-buffers, offsets, a partial
+ * last group and a picked local size. */
+static void test_compiled(void **state)
+{
+	static const struct {
+		uint64_t n, ls, off, sub;
+	} cases[] = {
+		{ 100000, 64, 0, 0 },   { 100003, 64, 16, 0 },
+		{ 65536, 0, 0, 0 },     { 50000, 256, 0, 4096 },
+		{ 4096, 8, 0, 0 },      { 4096, 64, 3, 0 },
+	};
+	const size_t cap = 110000, bytes = cap * sizeof(float);
+	float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+	struct accel_buffer *ba[3] = { NULL }, *bs[3] = { NULL };
+	struct accel_program *prog = NULL;
+	struct accel_kernel *k = NULL;
+	struct test_env e;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	env_open(&e, "0");
+	if (!(test_dev_u64(e.dev, ACCEL_DEVICE_U64_CAPS) &
+	      ACCEL_DEVICE_CAP_COMPILER)) {
+		env_close(&e);
+		free(a);
+		free(b);
+		free(c);
+		skip();
+	}
+	for (size_t i = 0; i < cap; i++) {
+		a[i] = (float)(i % 1000) * 0.25f;
+		b[i] = (float)(i % 7) - 3.0f;
+	}
+	assert_int_equal(accel_program_new_source(e.dev, vadd_src, 0, NULL,
+						  NULL, &prog),
+			 0);
+	assert_int_equal(accel_kernel_new(prog, "vadd", &k), 0);
+	for (int j = 0; j < 3; j++)
+		assert_int_equal(accel_buffer_new(e.dev, bytes, 0, &ba[j]), 0);
+	test_write(&e, ba[0], 0, bytes, a);
+	test_write(&e, ba[1], 0, bytes, b);
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(cases); i++) {
+		struct accel_ndrange r = test_ndrange(1, cases[i].n, 0, 0,
+						      cases[i].ls, 0, 0);
+		uint64_t sub = cases[i].sub, end = cases[i].off + cases[i].n;
+		size_t at = sub / sizeof(float);
+		struct accel_fence *f = NULL;
+
+		r.global_offset[0] = cases[i].off;
+		for (int j = 0; j < 3; j++) {
+			bs[j] = ba[j];
+			if (sub)
+				assert_int_equal(accel_buffer_new_sub(
+							 ba[j], sub,
+							 bytes - sub, 0, &bs[j]),
+						 0);
+			assert_int_equal(accel_kernel_set_arg_buffer(k, (uint32_t)j,
+								     bs[j]),
+					 0);
+		}
+		memset(c, 0xff, bytes);
+		test_write(&e, ba[2], 0, bytes, c);
+		assert_int_equal(accel_queue_launch(e.queue, k, &r, 0, NULL, &f),
+				 0);
+		assert_int_equal(test_wait_unref(f), 0);
+		test_read(&e, ba[2], 0, bytes, c);
+		for (size_t g = 0; g < cap; g++) {
+			bool in = g >= at + cases[i].off && g < at + end;
+			float want = 0.0f;
+
+			if (in)
+				want = a[g] + b[g];
+			if (in ? c[g] != want : c[g] == c[g])
+				fail_msg("case %zu element %zu: %g", i, g,
+					 (double)c[g]);
+		}
+		for (int j = 0; j < 3 && sub; j++)
+			accel_buffer_unref(bs[j]);
+	}
+	for (int j = 0; j < 3; j++)
+		accel_buffer_unref(ba[j]);
+	accel_kernel_unref(k);
+	accel_program_unref(prog);
+	env_close(&e);
+	free(a);
+	free(b);
+	free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_contract),
+		cmocka_unit_test(test_threshold),
+		cmocka_unit_test(test_compiled),
+	};
+
+	return TEST_RUN_GROUP("streaming", tests);
+}
