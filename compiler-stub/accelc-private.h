@@ -108,6 +108,8 @@ struct wrapper {
 	LLVMValueRef *locals;
 	LLVMValueRef *local_ptrs;
 	size_t n_locals;
+	/* the kernel calls a builtin that reveals its work-group's shape */
+	bool sees_group;
 	uint64_t local_size;
 };
 

@@ -66,6 +66,12 @@ enum accelc_arg_access {
 #define ACCELC_KERNEL_HAS_BARRIERS (1u << 0)
 /** Kernel flag: it calls printf (its launches need a printf buffer). */
 #define ACCELC_KERNEL_USES_PRINTF (1u << 1)
+/**
+ * Kernel flag: its results cannot depend on how the NDRange is cut into
+ * work-groups (no local ids or sizes, group ids or counts, barriers or
+ * local memory), so a runtime may choose the cut.
+ */
+#define ACCELC_KERNEL_GROUP_INVARIANT (1u << 2)
 
 /** Option flags (struct accelc_options.flags). */
 /** keep the optimised LLVM IR as text in the result */

@@ -13,11 +13,9 @@
 #include "sha256.h"
 
 /* Kernel flags a container may carry. */
-#ifdef ACCELC_KERNEL_USES_PRINTF
-#define KERNEL_FLAGS (ACCELC_KERNEL_HAS_BARRIERS | ACCELC_KERNEL_USES_PRINTF)
-#else
-#define KERNEL_FLAGS ACCELC_KERNEL_HAS_BARRIERS
-#endif
+#define KERNEL_FLAGS                                                           \
+	(ACCELC_KERNEL_HAS_BARRIERS | ACCELC_KERNEL_USES_PRINTF |              \
+	 ACCELC_KERNEL_GROUP_INVARIANT)
 
 /* ---- writing: one pass to size, one to fill ------------------------------ */
 

@@ -341,6 +341,23 @@ int accelc_lower_locals(struct lower *l, struct wrapper *ws, uint32_t nw)
 	return 0;
 }
 
+/* Builtins whose value depends on how the NDRange is cut into groups. */
+static bool reveals_group(enum wi_builtin b)
+{
+	switch (b) {
+	case WI_LOCAL_ID:
+	case WI_GROUP_ID:
+	case WI_LOCAL_SIZE:
+	case WI_ENQUEUED_LOCAL_SIZE:
+	case WI_NUM_GROUPS:
+	case WI_LOCAL_LINEAR_ID:
+	case WI_BARRIER:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int accelc_lower_builtins(struct lower *l, struct wrapper *w)
 {
 	LLVMValueRef barrier = LLVMGetNamedFunction(l->st->mod,
@@ -361,6 +378,7 @@ int accelc_lower_builtins(struct lower *l, struct wrapper *w)
 			b = wi_lookup(LLVMGetCalledValue(i));
 			if (b == WI_NONE)
 				continue;
+			w->sees_group |= reveals_group(b);
 			LLVMPositionBuilderBefore(l->b, i);
 			if (b == WI_BARRIER) {
 				if (!w->fg) {

@@ -366,6 +366,20 @@ void accelc_wg_tag_parallel(struct lower *l, LLVMValueRef fn,
 		}
 }
 
+/* ACCELC_KERNEL_GROUP_INVARIANT: nothing shows the kernel its group. */
+static bool group_invariant(const struct wrapper *w)
+{
+	const struct accelc_kernel_info *k = &w->k->info;
+
+	if (w->sees_group || w->n_locals || w->fg ||
+	    (k->flags & ACCELC_KERNEL_HAS_BARRIERS))
+		return false;
+	for (uint32_t i = 0; i < k->n_args; i++)
+		if (k->args[i].kind == ACCELC_ARG_LOCAL)
+			return false;
+	return true;
+}
+
 static bool is_wrapper(struct lower *l, LLVMValueRef f)
 {
 	for (uint32_t i = 0; i < l->st->n_kernels; i++)
@@ -583,6 +597,8 @@ int accelc_lower(struct lower_state *st)
 			LLVMSetLinkage(f, LLVMInternalLinkage);
 	for (uint32_t i = 0; i < st->n_kernels; i++) {
 		st->kernels[i].info.static_local_size = ws[i].local_size;
+		if (group_invariant(&ws[i]))
+			st->kernels[i].info.flags |= ACCELC_KERNEL_GROUP_INVARIANT;
 		/* regions tag their own */
 		plain[i] = !ws[i].fg && !rg[i];
 		if (plain[i])

@@ -225,7 +225,9 @@ static int describe_kernels(struct accel_compiler *c,
 		 * code itself, so they need nothing from the runtime's
 		 * barrier hook: ACCEL_KERNEL_HAS_BARRIERS is not set.
 		 */
-		descs[i].flags = 0;
+		descs[i].flags = k->flags & ACCELC_KERNEL_GROUP_INVARIANT ?
+					 ACCEL_KERNEL_GROUP_INVARIANT :
+					 0;
 		descs[i].name = k->name;
 		*(void **)&descs[i].fn = dlsym(handle, k->wg_symbol);
 		descs[i].streaming_fn = streaming_variant(handle, k->wg_symbol);

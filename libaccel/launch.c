@@ -122,6 +122,41 @@ static int check_range(struct accel_device *dev,
 	return 0;
 }
 
+/* Work-items in x below which a group-invariant launch is re-cut. */
+#define WIDEN_BELOW 16u
+/* and the widest group the re-cut makes */
+#define WIDEN_MAX 256u
+
+/*
+ * A kernel that cannot see its work-groups (ACCEL_KERNEL_GROUP_INVARIANT)
+ * enqueued with tiny ones, or whose picked size is a small divisor of an
+ * awkward global size (a prime gives 1), runs in groups of up to
+ * WIDEN_MAX in x, a multiple of 16 so that the work-item loop vectorises,
+ * with a smaller last group. Larger enqueued groups are left alone: they
+ * already amortise the call per group.
+ */
+static void widen_groups(struct accel_device *dev, struct accel_launch *l)
+{
+	uint64_t cus = MAX(dev->u64[ACCEL_DEVICE_U64_COMPUTE_UNITS], 1);
+	uint64_t x = l->global_size[0] / (cus * 8);
+	uint32_t d;
+
+	if (l->local_size[0] >= WIDEN_BELOW)
+		return;
+	x = MIN(MAX(x, (uint64_t)WIDEN_BELOW), (uint64_t)WIDEN_MAX) &
+	    ~(uint64_t)(WIDEN_BELOW - 1);
+	x = MIN(x, l->global_size[0]);
+	if (x <= l->local_size[0])
+		return;
+	l->local_size[0] = x;
+	l->total_groups = 1;
+	for (d = 0; d < 3; d++) {
+		l->num_groups[d] = (l->global_size[d] + l->local_size[d] - 1) /
+				   l->local_size[d];
+		l->total_groups *= l->num_groups[d];
+	}
+}
+
 /*
  * Point the launch's arrays at the command's inline storage, or at one
  * heap block when they do not fit: small launches allocate nothing.
@@ -282,6 +317,8 @@ ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 		return -ENOMEM;
 	l = &cmd->u.launch;
 	r = check_range(queue->dev, kernel->def, range, l);
+	if (r == 0 && (kernel->def->flags & ACCEL_KERNEL_GROUP_INVARIANT))
+		widen_groups(queue->dev, l);
 	if (r == 0)
 		r = snapshot_args(kernel, l);
 	if (r < 0) {

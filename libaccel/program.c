@@ -87,7 +87,9 @@ static int copy_kernel(struct accel_device *dev,
 	int r;
 
 	if (in->struct_size < KERNEL_DESC_MIN_SIZE || !in->name || !*in->name ||
-	    !in->fn || (in->flags & ~ACCEL_KERNEL_HAS_BARRIERS) ||
+	    !in->fn ||
+	    (in->flags &
+	     ~(ACCEL_KERNEL_HAS_BARRIERS | ACCEL_KERNEL_GROUP_INVARIANT)) ||
 	    in->reserved || (in->n_args && !in->args))
 		return -EINVAL;
 	if (in->n_args > dev->u64[ACCEL_DEVICE_U64_MAX_KERNEL_ARGS] ||

@@ -81,6 +81,14 @@ struct accel_kernel_arg_desc {
 
 /** The kernel uses work-group barriers. */
 #define ACCEL_KERNEL_HAS_BARRIERS (1u << 0)
+/**
+ * The kernel's results cannot depend on how the NDRange is cut into
+ * work-groups: it reads no local ids or sizes, group ids or counts, and
+ * uses neither barriers nor local memory. The runtime may then run it in
+ * larger (and non-uniform) groups than enqueued; the work-group function
+ * is told the groups it actually runs.
+ */
+#define ACCEL_KERNEL_GROUP_INVARIANT (1u << 1)
 
 /** Description of one native kernel for accel_program_new_native(). */
 struct accel_native_kernel_desc {

@@ -84,7 +84,7 @@ static void test_new_native_bad_args(void **state)
 	d = good_desc("first"); /* duplicate */
 	assert_int_equal(new_with(env, d, &prog), -EINVAL);
 	d = good_desc("k");
-	d.flags = 1u << 1;
+	d.flags = 1u << 2; /* unknown flags */
 	assert_int_equal(new_with(env, d, &prog), -EINVAL);
 	d.flags = 1u << 31;
 	assert_int_equal(new_with(env, d, &prog), -EINVAL);
