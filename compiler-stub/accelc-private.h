@@ -81,7 +81,7 @@ struct lower_state {
 	struct kernel_desc *kernels;
 	uint32_t n_kernels;
 	bool needs_fibers;
-	bool streaming; /* build streaming variants (wg-streaming.c) */
+	bool opt; /* optimising: streaming variants, guards split */
 	struct strbuf *log;
 };
 
@@ -129,6 +129,23 @@ struct lower {
  */
 int accelc_streaming_variants(struct lower *l, const bool *loop_wrapper);
 void accelc_streaming_finish(struct lower_state *st);
+/*
+ * wg-guards.c: K__wg_id32 for plain kernels whose guards compare 32-bit
+ * ids (@made[i] set for those); the guards rewritten to 64 bits.
+ */
+int accelc_ids32_variants(struct lower *l, struct wrapper *ws,
+			  const bool *plain, bool *made);
+/* The name of @k's 32-bit ids variant (malloc'ed), NULL without memory. */
+char *accelc_ids32_name(const struct kernel_desc *k);
+/*
+ * Give range guards on ids in plain loop wrappers and their 32-bit ids
+ * variants (@ids32) branch weights, so that IRCE splits the loops; how
+ * many.
+ */
+unsigned accelc_mark_guards(struct lower *l, struct wrapper *ws,
+			    const bool *plain, const bool *ids32);
+/* Run an LLVM pass pipeline over the module (wg-lower.c). */
+int accelc_run_passes(struct lower_state *st, const char *passes);
 
 /* wg-builtins.c: replace the work-item builtin calls in @p w->fn. */
 int accelc_lower_builtins(struct lower *l, struct wrapper *w);

@@ -243,7 +243,7 @@ static int run_llvm(struct job *j)
 		if (r)
 			goto out;
 	}
-	st.streaming = opt;
+	st.opt = opt;
 	r = accelc_lower(&st);
 	if (r)
 		goto out;

@@ -241,9 +241,11 @@ static void build_loop_wrapper(struct lower *l, struct wrapper *w)
 	LLVMPositionBuilderAtEnd(l->b, xb);
 	w->lid[0] = LLVMBuildPhi(l->b, l->i64, "lx");
 	accelc_wg_call_kernel(l, k, vals);
-	nx = LLVMBuildNUWAdd(l->b, w->lid[0], one, "lx.next");
+	/* signed: IRCE (wg-guards.c) only splits loops with signed latches;
+	 * group sizes are far below 2^63 */
+	nx = LLVMBuildNSWAdd(l->b, w->lid[0], one, "lx.next");
 	br = LLVMBuildCondBr(l->b,
-			     LLVMBuildICmp(l->b, LLVMIntULT, nx, w->ls[0], ""),
+			     LLVMBuildICmp(l->b, LLVMIntSLT, nx, w->ls[0], ""),
 			     xb, yl);
 	w->x_latch = br;
 	LLVMSetMetadata(br, loop_kind, accelc_wg_loop_id(l, 0));
@@ -469,6 +471,11 @@ static int run_passes(struct lower_state *st, const char *passes)
 	return 0;
 }
 
+int accelc_run_passes(struct lower_state *st, const char *passes)
+{
+	return run_passes(st, passes);
+}
+
 /* Malformed IR would crash LLVM: report it as an internal error. */
 static int verify(struct lower_state *st)
 {
@@ -495,13 +502,17 @@ int accelc_lower(struct lower_state *st)
 	/* run by build_loop_wrapper()'s loops alone */
 	bool *plain = calloc(st->n_kernels ? st->n_kernels : 1,
 			     sizeof(*plain));
+	/* has a 32-bit ids variant (wg-guards.c) */
+	bool *ids32 = calloc(st->n_kernels ? st->n_kernels : 1,
+			     sizeof(*ids32));
 	bool any_regions = false;
 	int r = 0;
 
-	if (!ws || !rg || !plain) {
+	if (!ws || !rg || !plain || !ids32) {
 		free(ws);
 		free(rg);
 		free(plain);
+		free(ids32);
 		return -ENOMEM;
 	}
 	l.w = ws;
@@ -604,8 +615,17 @@ int accelc_lower(struct lower_state *st)
 		if (plain[i])
 			accelc_wg_tag_parallel(&l, ws[i].fn, private_access);
 	}
-	if (st->streaming) {
+	if (st->opt) {
+		r = accelc_ids32_variants(&l, ws, plain, ids32);
+		if (r)
+			goto out;
 		r = accelc_streaming_variants(&l, plain);
+		if (r)
+			goto out;
+		/* after the variants: they are picked by the simple shape */
+		if (accelc_mark_guards(&l, ws, plain, ids32))
+			r = run_passes(st, "function(loop-simplify,lcssa,"
+					   "loop(indvars),irce)");
 		if (r)
 			goto out;
 	}
@@ -623,6 +643,7 @@ out:
 	free(rg);
 	free(ws);
 	free(plain);
+	free(ids32);
 	LLVMDisposeBuilder(l.b);
 	return r;
 }

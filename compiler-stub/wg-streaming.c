@@ -162,7 +162,7 @@ static int build_variant(struct lower *l, struct kernel_desc *k)
 	LLVMTypeRef params[2] = { l->ptr, l->ptr };
 	unsigned ai = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
 	char *name = variant_name(k);
-	LLVMValueRef fn, args, ctx, call, pass[2];
+	LLVMValueRef fn, args, ctx, call, callee, pass[2];
 
 	if (!name)
 		return -ENOMEM;
@@ -202,8 +202,15 @@ static int build_variant(struct lower *l, struct kernel_desc *k)
 			ACCEL_WG_STREAMING_X_MULTIPLE - 1);
 	pass[0] = args;
 	pass[1] = ctx;
-	call = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(k->wg), k->wg, pass,
-			      2, "");
+	/* its 32-bit ids variant if it has one: streaming assumes that
+	 * contract too (accel-wg.h) */
+	name = accelc_ids32_name(k);
+	callee = name ? LLVMGetNamedFunction(l->st->mod, name) : NULL;
+	free(name);
+	if (!callee)
+		callee = k->wg;
+	call = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(callee), callee,
+			      pass, 2, "");
 	LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
 				 LLVMCreateEnumAttribute(c, ai, 0));
 	LLVMBuildRetVoid(l->b);

@@ -244,6 +244,7 @@ struct accel_kernel_def {
 	char *name;
 	accel_wg_fn fn;
 	accel_wg_fn streaming_fn;           /* NULL if none (accel-wg.h) */
+	accel_wg_fn ids32_fn;               /* NULL if none (accel-wg.h) */
 	uint32_t flags;
 	uint32_t n_args;
 	struct accel_kernel_arg_desc *args; /* strings owned */

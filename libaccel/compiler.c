@@ -177,14 +177,15 @@ void accel_compiler_destroy(struct accel_compiler *c)
 		compiler_unload(c);
 }
 
-/* The compiler's streaming variant of @wg_symbol, if it made one. */
-static accel_wg_fn streaming_variant(void *handle, const char *wg_symbol)
+/* The compiler's variant (@suffix) of @wg_symbol, if it made one. */
+static accel_wg_fn variant(void *handle, const char *wg_symbol,
+			   const char *suffix)
 {
 	char name[512];
 	accel_wg_fn fn = NULL;
 
-	if ((size_t)snprintf(name, sizeof(name), "%s%s", wg_symbol,
-			     ACCEL_WG_STREAMING_SUFFIX) >= sizeof(name))
+	if ((size_t)snprintf(name, sizeof(name), "%s%s", wg_symbol, suffix) >=
+	    sizeof(name))
 		return NULL;
 	*(void **)&fn = dlsym(handle, name);
 	return fn;
@@ -230,7 +231,10 @@ static int describe_kernels(struct accel_compiler *c,
 					 0;
 		descs[i].name = k->name;
 		*(void **)&descs[i].fn = dlsym(handle, k->wg_symbol);
-		descs[i].streaming_fn = streaming_variant(handle, k->wg_symbol);
+		descs[i].streaming_fn = variant(handle, k->wg_symbol,
+						ACCEL_WG_STREAMING_SUFFIX);
+		descs[i].ids32_fn = variant(handle, k->wg_symbol,
+					    ACCEL_WG_IDS32_SUFFIX);
 		descs[i].n_args = k->n_args;
 		descs[i].args = args;
 		descs[i].static_local_size = k->static_local_size;

@@ -264,18 +264,28 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 	return 0;
 }
 
+/* Every global id of @l is below ACCEL_WG_IDS32_LIMIT (accel-wg.h). */
+static bool ids_fit_32(const struct accel_launch *l)
+{
+	for (uint32_t d = 0; d < 3; d++)
+		if (l->global_offset[d] + l->global_size[d] >
+		    ACCEL_WG_IDS32_LIMIT)
+			return false;
+	return true;
+}
+
 /*
  * Whether @l meets the streaming variant's contract (accel-wg.h); sums
  * the bound buffers' sizes for the backend, which decides whether
  * streaming pays.
  */
 static bool streaming_allowed(const struct accel_kernel_def *def,
-			      struct accel_launch *l)
+			      struct accel_launch *l, bool ids32)
 {
 	uint32_t i;
 
 	l->buffer_bytes = 0;
-	if (!def->streaming_fn ||
+	if (!def->streaming_fn || !ids32 ||
 	    l->local_size[0] % ACCEL_WG_STREAMING_X_MULTIPLE ||
 	    l->global_offset[0] % ACCEL_WG_STREAMING_X_MULTIPLE)
 		return false;
@@ -302,6 +312,7 @@ ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 {
 	struct accel_launch *l;
 	struct accel_cmd *cmd;
+	bool ids32;
 	int r;
 
 	r = accel_queue_check_wait(queue, n_wait, wait);
@@ -325,8 +336,10 @@ ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 		accel_cmd_discard(cmd);
 		return r;
 	}
-	l->fn = kernel->def->fn;
-	l->streaming_fn = streaming_allowed(kernel->def, l) ?
+	ids32 = ids_fit_32(l);
+	l->fn = ids32 && kernel->def->ids32_fn ? kernel->def->ids32_fn :
+						  kernel->def->fn;
+	l->streaming_fn = streaming_allowed(kernel->def, l, ids32) ?
 				  kernel->def->streaming_fn : NULL;
 	l->kernel_flags = kernel->def->flags;
 	l->kernel = accel_kernel_ref(kernel);

@@ -124,6 +124,10 @@ static int copy_kernel(struct accel_device *dev,
 					streaming_fn) +
 				       sizeof(in->streaming_fn))
 		out->streaming_fn = in->streaming_fn;
+	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
+					ids32_fn) +
+				       sizeof(in->ids32_fn))
+		out->ids32_fn = in->ids32_fn;
 	out->name = strdup(in->name);
 	out->vec_type_hint = strdup(hint);
 	if (!out->name || !out->vec_type_hint)

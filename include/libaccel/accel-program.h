@@ -122,6 +122,12 @@ struct accel_native_kernel_desc {
 	 * instead when the launch meets the conditions in accel-wg.h
 	 */
 	accel_wg_fn streaming_fn;
+	/**
+	 * a 32-bit ids variant of @p fn, or NULL: the runtime calls it
+	 * instead for launches whose global ids stay below
+	 * ACCEL_WG_IDS32_LIMIT (accel-wg.h)
+	 */
+	accel_wg_fn ids32_fn;
 };
 
 /**

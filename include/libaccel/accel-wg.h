@@ -108,6 +108,18 @@ typedef void (*accel_wg_fn)(void **args, const struct accel_wg_ctx *ctx);
 #define ACCEL_WG_STREAMING_X_MULTIPLE 16u
 #define ACCEL_WG_STREAMING_SUFFIX "_nt"
 
+/*
+ * A 32-bit ids variant of a work-group function does what the function
+ * does for launches whose global ids all stay below ACCEL_WG_IDS32_LIMIT
+ * (global_offset[d] + global_size[d] <= the limit in every dimension):
+ * libaccel's compiler makes one (K__wg_id32) when a kernel guards on an id
+ * truncated to 32 bits ("int i = get_global_id(0); if (i < n)"), which it
+ * can then split off the work-item loop. A streaming variant may assume
+ * the same when the kernel has one.
+ */
+#define ACCEL_WG_IDS32_LIMIT 0x7fffffffull
+#define ACCEL_WG_IDS32_SUFFIX "_id32"
+
 #ifdef __cplusplus
 }
 #endif

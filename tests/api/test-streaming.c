@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Streaming variants of work-group functions (accel-wg.h): the CPU device
- * runs a kernel's streaming_fn exactly when the launch meets the contract
- * (64-byte aligned buffers, x local size and offset multiples of 16) and
- * binds at least ACCEL_CPU_STREAMING_MIN bytes of buffers (default: the
- * last-level cache); compiled kernels give the same results either way.
+ * Variants of work-group functions (accel-wg.h): the CPU device runs a
+ * kernel's streaming_fn exactly when the launch meets the contract
+ * (64-byte aligned buffers, x local size and offset multiples of 16, ids
+ * below ACCEL_WG_IDS32_LIMIT) and binds at least ACCEL_CPU_STREAMING_MIN
+ * bytes of buffers (default: the last-level cache), and its ids32_fn when
+ * the ids fit; compiled kernels give the same results either way.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,7 +14,7 @@
 
 #include "test-common.h"
 
-enum { PLAIN = 1, STREAMED = 2, BROKEN = 3 };
+enum { PLAIN = 1, STREAMED = 2, BROKEN = 3, IDS32 = 4 };
 
 #define ARG_PTR(args, i, type) (*(type *const *)(args)[i])
 
@@ -44,6 +45,17 @@ static void mark_streamed(void **args, const struct accel_wg_ctx *c)
 	mark(args, c, ok ? STREAMED : BROKEN);
 }
 
+/* Checks its contract too: every id below the limit. */
+static void mark_ids32(void **args, const struct accel_wg_ctx *c)
+{
+	bool ok = true;
+
+	for (int d = 0; d < 3; d++)
+		ok &= c->global_offset[d] + c->global_size[d] <=
+		      ACCEL_WG_IDS32_LIMIT;
+	mark(args, c, ok ? IDS32 : BROKEN);
+}
+
 static const struct accel_kernel_arg_desc mark_args[] = {
 	{ .struct_size = sizeof(struct accel_kernel_arg_desc),
 	  .kind = ACCEL_KERNEL_ARG_BUFFER,
@@ -60,6 +72,9 @@ static const struct accel_native_kernel_desc kernels[] = {
 	{ .struct_size = sizeof(struct accel_native_kernel_desc),
 	  .name = "plain_only", .fn = mark_plain, .n_args = 1,
 	  .args = mark_args },
+	{ .struct_size = sizeof(struct accel_native_kernel_desc),
+	  .name = "ids32", .fn = mark_plain, .n_args = 1, .args = mark_args,
+	  .streaming_fn = mark_streamed, .ids32_fn = mark_ids32 },
 	/* an older caller's struct: streaming_fn is not read */
 	{ .struct_size = offsetof(struct accel_native_kernel_desc,
 				  streaming_fn),
@@ -164,6 +179,28 @@ static void test_contract(void **state)
 	accel_buffer_unref(buf);
 	env_close(&e);
 	free(mem);
+}
+
+/* ids32_fn when the ids fit; streaming wins over it, and needs them to */
+static void test_ids32(void **state)
+{
+	struct accel_buffer *buf = NULL;
+	struct test_env e;
+
+	(void)state;
+	env_open(&e, "1048576");
+	assert_int_equal(accel_buffer_new(e.dev, 1 << 20, 0, &buf), 0);
+	assert_int_equal(run(&e, "ids32", buf, 1024, 64, 0), STREAMED);
+	assert_int_equal(run(&e, "ids32", buf, 1024, 8, 0), IDS32);
+	/* ids up to 0x7fffffef */
+	assert_int_equal(run(&e, "ids32", buf, 1024, 64, 0x7ffffbf0),
+			 STREAMED);
+	assert_int_equal(run(&e, "ids32", buf, 1024, 8, 0x7ffffbf0), IDS32);
+	/* up to 0x7fffffff, not below the limit: neither variant */
+	assert_int_equal(run(&e, "ids32", buf, 1024, 64, 0x7ffffc00), PLAIN);
+	assert_int_equal(run(&e, "mark", buf, 1024, 64, 0x7ffffc00), PLAIN);
+	accel_buffer_unref(buf);
+	env_close(&e);
 }
 
 static void test_threshold(void **state)
@@ -306,6 +343,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_contract),
 		cmocka_unit_test(test_threshold),
+		cmocka_unit_test(test_ids32),
 		cmocka_unit_test(test_compiled),
 	};
 
