@@ -12,8 +12,14 @@
  * LLVM's inductive range check elimination (IRCE) splits loops on: a main
  * loop without the check over the work-items where it holds, and small
  * pre- and post-loops that keep it. IRCE only acts on checks profile data
- * calls likely, so the guards get branch weights (the work-items past n
- * are only ever in the last group).
+ * calls likely, on their first successor, so the guards get branch
+ * weights (the work-items past n are only ever in the last group) and are
+ * turned in-range-first.
+ *
+ * "int i = get_global_id(0); if (i < n)" compares a truncated id, which
+ * is not an induction variable of the 64-bit loop. K__wg_id32, a copy of
+ * K__wg for launches whose ids stay below 2^31 (accel-wg.h), compares the
+ * 64-bit id instead and indexes with it: exact under that contract.
  */
 #include <errno.h>
 #include <stdbool.h>
