@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,63 @@ static bool follows_x(LLVMValueRef v, LLVMValueRef lx, int depth)
 	default:
 		return false;
 	}
+}
+
+/* @v loads the i64 at byte @off of a ctx argument (accelc_wg_load_ctx). */
+static bool ctx_load(LLVMValueRef v, size_t off)
+{
+	LLVMValueRef p, o;
+
+	if (!LLVMIsALoadInst(v))
+		return false;
+	p = LLVMGetOperand(v, 0);
+	if (!LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 2 ||
+	    !LLVMIsAArgument(LLVMGetOperand(p, 0)))
+		return false;
+	o = LLVMGetOperand(p, 1);
+	return LLVMIsAConstantInt(o) && LLVMConstIntGetZExtValue(o) == off;
+}
+
+/* group_id[d] * enqueued_local_size[d] + global_offset[d] */
+static bool group_base(LLVMValueRef v, int d)
+{
+	LLVMValueRef m;
+
+	if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != LLVMAdd)
+		return false;
+	for (int i = 0; i < 2; i++) {
+		m = LLVMGetOperand(v, i);
+		if (!ctx_load(LLVMGetOperand(v, 1 - i),
+			      offsetof(struct accel_wg_ctx, global_offset[d])) ||
+		    !LLVMIsAInstruction(m) ||
+		    LLVMGetInstructionOpcode(m) != LLVMMul)
+			continue;
+		for (int j = 0; j < 2; j++)
+			if (ctx_load(LLVMGetOperand(m, j),
+				     offsetof(struct accel_wg_ctx,
+					      group_id[d])) &&
+			    ctx_load(LLVMGetOperand(m, 1 - j),
+				     offsetof(struct accel_wg_ctx,
+					      enqueued_local_size[d])))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * @v is a global id as the wrapper computes it (a counter plus its
+ * group's base): the only values the 32-bit ids contract bounds.
+ */
+static bool is_global_id(LLVMValueRef v)
+{
+	if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != LLVMAdd)
+		return false;
+	for (int i = 0; i < 2; i++)
+		for (int d = 0; d < 3; d++)
+			if (is_counter(LLVMGetOperand(v, i)) &&
+			    group_base(LLVMGetOperand(v, 1 - i), d))
+				return true;
+	return false;
 }
 
 /* @v is a counter's next value (a latch compares it): no guard. */
@@ -247,10 +305,9 @@ static unsigned mark_guards(struct lower *l, LLVMValueRef fn, LLVMValueRef lx)
 	return n;
 }
 
-/* The narrow operand of a guard on 32-bit ids: trunc x-ish to i32, and
- * its other operand in *@other; NULL if @cond is not one. */
-static LLVMValueRef narrow_operand(LLVMValueRef cond, LLVMValueRef lx,
-				   LLVMValueRef *other)
+/* The narrow operand of a guard on a 32-bit id: a global id truncated
+ * to i32, and its other operand in *@other; NULL if @cond is not one. */
+static LLVMValueRef narrow_operand(LLVMValueRef cond, LLVMValueRef *other)
 {
 	for (int i = 0; i < 2 && LLVMIsAICmpInst(cond); i++) {
 		LLVMValueRef v = LLVMGetOperand(cond, i);
@@ -260,8 +317,7 @@ static LLVMValueRef narrow_operand(LLVMValueRef cond, LLVMValueRef lx,
 		    LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 32 &&
 		    LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(v, 0))) ==
 			    64 &&
-		    follows_x(LLVMGetOperand(v, 0), lx, 0) && invariant(o, 0) &&
-		    !counter_step(LLVMGetOperand(v, 0))) {
+		    is_global_id(LLVMGetOperand(v, 0)) && invariant(o, 0)) {
 			*other = o;
 			return v;
 		}
@@ -269,14 +325,14 @@ static LLVMValueRef narrow_operand(LLVMValueRef cond, LLVMValueRef lx,
 	return NULL;
 }
 
-static bool has_narrow_guard(LLVMValueRef fn, LLVMValueRef lx)
+static bool has_narrow_guard(LLVMValueRef fn)
 {
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
 	     bb = LLVMGetNextBasicBlock(bb)) {
 		LLVMValueRef br = LLVMGetBasicBlockTerminator(bb), other;
 
 		if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br) &&
-		    narrow_operand(LLVMGetCondition(br), lx, &other))
+		    narrow_operand(LLVMGetCondition(br), &other))
 			return true;
 	}
 	return false;
@@ -300,7 +356,7 @@ static void widen_indices(LLVMValueRef fn)
 			if (!LLVMIsATruncInst(t) ||
 			    LLVMGetIntTypeWidth(LLVMTypeOf(t)) != 32 ||
 			    LLVMTypeOf(LLVMGetOperand(t, 0)) != LLVMTypeOf(i) ||
-			    !follows_x(LLVMGetOperand(t, 0), NULL, 0))
+			    !is_global_id(LLVMGetOperand(t, 0)))
 				continue;
 			LLVMReplaceAllUsesWith(i, LLVMGetOperand(t, 0));
 		}
@@ -322,7 +378,7 @@ static void widen_guards(struct lower *l, LLVMValueRef fn)
 		if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br))
 			continue;
 		cond = LLVMGetCondition(br);
-		t = narrow_operand(cond, NULL, &o);
+		t = narrow_operand(cond, &o);
 		if (!t)
 			continue;
 		p = LLVMGetICmpPredicate(cond);
@@ -366,7 +422,7 @@ int accelc_ids32_variants(struct lower *l, struct wrapper *ws,
 		char *name;
 
 		made[i] = false;
-		if (!plain[i] || !k->wg || !has_narrow_guard(k->wg, ws[i].lid[0]))
+		if (!plain[i] || !k->wg || !has_narrow_guard(k->wg))
 			continue;
 		name = accelc_ids32_name(k);
 		if (!name)

@@ -56,6 +56,15 @@ static const char source[] =
 	"	int i = get_global_id(0);\n"
 	"	if (i < n && (i & 3) != 1)\n"
 	"		c[i] = a[i] + 1.0f;\n"
+	"}\n"
+	/* a truncated value that is no global id: not bounded by 2^31 */
+	"kernel void g_wrap(global const float *a, global float *c,\n"
+	"		    ulong k, int n)\n"
+	"{\n"
+	"	int j = (int)(get_local_id(0) + k);\n"
+	"	size_t i = get_global_id(0);\n"
+	"	if (j < n)\n"
+	"		c[i] = a[i] + 1.0f;\n"
 	"}\n";
 
 enum kind { SIZE_LT, INT_GE_RET, UINT_GT, INT_LE, BOTH };
@@ -251,11 +260,42 @@ static void test_results(void **state)
 	unbuild(&p);
 }
 
+/* j = (int)(lid + k) wraps: every function must agree with the host. */
+static void test_not_an_id(void **state)
+{
+	static const uint64_t ks[] = { 0, 5, 0xffffffff00000005ull,
+				       0x7ffffff0ull };
+	struct prog p;
+
+	(void)state;
+	build(&p, NULL);
+	assert_null(find(&p, "g_wrap", ACCEL_WG_IDS32_SUFFIX));
+	for (size_t ki = 0; ki < 4; ki++) {
+		uint64_t k = ks[ki], ls = 64;
+		int32_t n = 40;
+		void *pa = a, *pc = c, *args[4] = { &pa, &pc, &k, &n };
+
+		for (int i = 0; i < N; i++)
+			c[i] = -1.0f;
+		run(find(&p, "g_wrap", ""), args, 0, 1000, ls);
+		for (int i = 0; i < N; i++) {
+			int32_t j = (int32_t)(uint32_t)((uint64_t)i % ls + k);
+			float want = i < 1000 && j < n ? a[i] + 1.0f : -1.0f;
+
+			if (c[i] != want)
+				fail_msg("k %#llx item %d: %g",
+					 (unsigned long long)k, i, (double)c[i]);
+		}
+	}
+	unbuild(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_variants),
 		cmocka_unit_test(test_results),
+		cmocka_unit_test(test_not_an_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
