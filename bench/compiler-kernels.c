@@ -35,6 +35,23 @@ static const char source[] =
 	"	size_t i = get_global_id(0);\n"
 	"	c[i] = a[i] + b[i];\n"
 	"}\n"
+	/* as hosts write them: the global size rounded up, the tail
+	 * guarded */
+	"kernel void vadd_guard(global const float *a, global const float *b,\n"
+	"			global float *c, int n)\n"
+	"{\n"
+	"	int i = get_global_id(0);\n"
+	"	if (i >= n)\n"
+	"		return;\n"
+	"	c[i] = a[i] + b[i];\n"
+	"}\n"
+	/* run over a prime count with a NULL local size */
+	"kernel void vadd_prime(global const float *a, global const float *b,\n"
+	"			global float *c)\n"
+	"{\n"
+	"	size_t i = get_global_id(0);\n"
+	"	c[i] = a[i] + b[i];\n"
+	"}\n"
 	"kernel void saxpy(float alpha, global const float *x,\n"
 	"		   global const float *y, global float *z)\n"
 	"{\n"
@@ -90,11 +107,18 @@ static const char source[] =
 	"		out[get_group_id(0)] = tmp[0];\n"
 	"}\n";
 
-enum { VADD, SAXPY, SINS, NAIVE, TILED, REDUCE, N_KERNELS };
+enum {
+	VADD, VADD_GUARD, VADD_PRIME, SAXPY, SINS, NAIVE, TILED, REDUCE,
+	N_KERNELS
+};
 
 static const char *const kernel_names[N_KERNELS] = {
-	"vadd", "saxpy", "sins", "sgemm_naive", "sgemm_tiled", "reduce",
+	"vadd",	       "vadd_guard",  "vadd_prime", "saxpy",
+	"sins",	       "sgemm_naive", "sgemm_tiled", "reduce",
 };
+
+/* vadd_prime's count: a prime (OpenCL 1.2 groups must divide it) */
+#define N_PRIME 1000003u
 
 struct sizes {
 	size_t n_vec, n_sin, n_mat, n_red, red_ls;
@@ -346,6 +370,16 @@ static void run_job(struct plat *p, cl_program prog, const struct job *j,
 	CHECK(clReleaseKernel(k));
 }
 
+/* NaNs into @m, so that a result the kernel left out fails its check. */
+static void poison(struct plat *p, cl_mem m, size_t n)
+{
+	cl_uint nan = 0xffffffffu;
+
+	CHECK(clEnqueueFillBuffer(p->q, m, &nan, sizeof(nan), 0,
+				  n * sizeof(float), 0, NULL, NULL));
+	CHECK(clFinish(p->q));
+}
+
 static void release(cl_mem *m, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
@@ -372,6 +406,11 @@ static void run_platform(struct plat *p, const struct host *h,
 	struct arg mat[4] = { { sizeof(n), &n }, bufs[0], bufs[1], bufs[2] };
 	struct arg red[3] = { bufs[0], bufs[1],
 			      { s->red_ls * sizeof(float), NULL } };
+	/* the last 100 work-items of the rounded-up range do nothing */
+	cl_int n_guard = (cl_int)(s->n_vec - 100);
+	struct arg guard[4] = { bufs[0], bufs[1], bufs[2],
+				{ sizeof(n_guard), &n_guard } };
+	size_t n_prime = N_PRIME < s->n_vec ? N_PRIME : s->n_vec;
 
 	p->c = clCreateContext(NULL, 1, &p->d, NULL, NULL, &e);
 	CHECK(e);
@@ -389,6 +428,14 @@ static void run_platform(struct plat *p, const struct host *h,
 	m[2] = buffer(p, s->n_vec, NULL);
 	run_job(p, prog, &(struct job){ VADD, 1, &s->n_vec, &l1, bufs, 3,
 					m[2], h->vadd, s->n_vec, 1e-6 },
+		runs, out);
+	poison(p, m[2], s->n_vec);
+	run_job(p, prog, &(struct job){ VADD_GUARD, 1, &s->n_vec, &l1, guard,
+					4, m[2], h->vadd, n_guard, 1e-6 },
+		runs, out);
+	poison(p, m[2], s->n_vec);
+	run_job(p, prog, &(struct job){ VADD_PRIME, 1, &n_prime, NULL, bufs,
+					3, m[2], h->vadd, n_prime, 1e-6 },
 		runs, out);
 	run_job(p, prog, &(struct job){ SAXPY, 1, &s->n_vec, &l1, saxpy, 4,
 					m[2], h->saxpy, s->n_vec, 1e-6 },
