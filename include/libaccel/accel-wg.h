@@ -114,8 +114,8 @@ typedef void (*accel_wg_fn)(void **args, const struct accel_wg_ctx *ctx);
  * (global_offset[d] + global_size[d] <= the limit in every dimension):
  * libaccel's compiler makes one (K__wg_id32) when a kernel guards on an id
  * truncated to 32 bits ("int i = get_global_id(0); if (i < n)"), which it
- * can then split off the work-item loop. A streaming variant may assume
- * the same when the kernel has one.
+ * can then split off the work-item loop. Launches that run a streaming
+ * variant meet this contract too (its code may be the 32-bit ids one).
  */
 #define ACCEL_WG_IDS32_LIMIT 0x7fffffffull
 #define ACCEL_WG_IDS32_SUFFIX "_id32"
