@@ -37,6 +37,11 @@
 #define IN_RANGE_WEIGHT 2000u
 /* Chains of casts and additions followed from a guard's operands. */
 #define MAX_DEPTH 8
+/*
+ * Larger work-group functions get no 32-bit ids copy: it doubles their
+ * optimisation time, and IRCE leaves loops of more than 64 blocks alone.
+ */
+#define IDS32_MAX_INSTRUCTIONS 2000u
 
 /*
  * The same for every work-item of the group: constants, arguments,
@@ -325,17 +330,24 @@ static LLVMValueRef narrow_operand(LLVMValueRef cond, LLVMValueRef *other)
 	return NULL;
 }
 
+/* @fn is small enough for a copy and has a guard on a 32-bit id. */
 static bool has_narrow_guard(LLVMValueRef fn)
 {
+	unsigned n = 0;
+	bool found = false;
+
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
 	     bb = LLVMGetNextBasicBlock(bb)) {
 		LLVMValueRef br = LLVMGetBasicBlockTerminator(bb), other;
 
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+		     i = LLVMGetNextInstruction(i))
+			n++;
 		if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br) &&
 		    narrow_operand(LLVMGetCondition(br), &other))
-			return true;
+			found = true;
 	}
-	return false;
+	return found && n <= IDS32_MAX_INSTRUCTIONS;
 }
 
 /*
