@@ -245,24 +245,88 @@ static const char vadd_src[] =
 	"{\n"
 	"	size_t i = get_global_id(0);\n"
 	"	c[i] = a[i] + b[i];\n"
+	"}\n"
+	/* guarded on an int id: the 32-bit ids variant, split loops */
+	"kernel void vaddg(global const float *a, global const float *b,\n"
+	"		   global float *c, int n)\n"
+	"{\n"
+	"	int i = get_global_id(0);\n"
+	"	if (i >= n)\n"
+	"		return;\n"
+	"	c[i] = a[i] + b[i];\n"
 	"}\n";
 
+struct compiled_case {
+	uint64_t n, ls, off, sub;
+};
+
+/* One launch of @k over @cs, checked element by element: inside the
+ * range (and below the guard's bound) a + b, elsewhere untouched. */
+static void run_case(struct test_env *e, struct accel_kernel *k,
+		     const struct compiled_case *cs, bool guarded,
+		     struct accel_buffer *const ba[3], const float *a,
+		     const float *b, float *c, size_t cap)
+{
+	struct accel_ndrange r = test_ndrange(1, cs->n, 0, 0, cs->ls, 0, 0);
+	size_t bytes = cap * sizeof(float), at = cs->sub / sizeof(float);
+	/* the last 37 work-items fail the guard */
+	int32_t lim = (int32_t)(cs->off + cs->n - 37);
+	struct accel_buffer *bs[3];
+	struct accel_fence *f = NULL;
+
+	r.global_offset[0] = cs->off;
+	for (int j = 0; j < 3; j++) {
+		bs[j] = ba[j];
+		if (cs->sub)
+			assert_int_equal(accel_buffer_new_sub(ba[j], cs->sub,
+							      bytes - cs->sub,
+							      0, &bs[j]),
+					 0);
+		assert_int_equal(accel_kernel_set_arg_buffer(k, (uint32_t)j,
+							     bs[j]),
+				 0);
+	}
+	if (guarded)
+		assert_int_equal(accel_kernel_set_arg_value(k, 3, sizeof(lim),
+							    &lim),
+				 0);
+	memset(c, 0xff, bytes);
+	test_write(e, ba[2], 0, bytes, c);
+	assert_int_equal(accel_queue_launch(e->queue, k, &r, 0, NULL, &f), 0);
+	assert_int_equal(test_wait_unref(f), 0);
+	test_read(e, ba[2], 0, bytes, c);
+	for (size_t g = 0; g < cap; g++) {
+		uint64_t id = g - at;
+		bool in = g >= at && id >= cs->off && id < cs->off + cs->n &&
+			  (!guarded || id < (uint64_t)lim);
+		float want = in ? a[g] + b[g] : 0.0f;
+
+		if (in ? c[g] != want : c[g] == c[g])
+			fail_msg("%s n %llu ls %llu off %llu sub %llu: "
+				 "element %zu: %g",
+				 guarded ? "vaddg" : "vadd",
+				 (unsigned long long)cs->n,
+				 (unsigned long long)cs->ls,
+				 (unsigned long long)cs->off,
+				 (unsigned long long)cs->sub, g, (double)c[g]);
+	}
+	for (int j = 0; j < 3 && cs->sub; j++)
+		accel_buffer_unref(bs[j]);
+}
+
 /* Same results streaming or not, over sub-buffers, offsets, a partial
- * last group and a picked local size. */
+ * last group and a picked local size; guarded or not. */
 static void test_compiled(void **state)
 {
-	static const struct {
-		uint64_t n, ls, off, sub;
-	} cases[] = {
+	static const struct compiled_case cases[] = {
 		{ 100000, 64, 0, 0 },   { 100003, 64, 16, 0 },
 		{ 65536, 0, 0, 0 },     { 50000, 256, 0, 4096 },
 		{ 4096, 8, 0, 0 },      { 4096, 64, 3, 0 },
 	};
 	const size_t cap = 110000, bytes = cap * sizeof(float);
 	float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
-	struct accel_buffer *ba[3] = { NULL }, *bs[3] = { NULL };
+	struct accel_buffer *ba[3] = { NULL };
 	struct accel_program *prog = NULL;
-	struct accel_kernel *k = NULL;
 	struct test_env e;
 
 	(void)state;
@@ -285,52 +349,23 @@ static void test_compiled(void **state)
 	assert_int_equal(accel_program_new_source(e.dev, vadd_src, 0, NULL,
 						  NULL, &prog),
 			 0);
-	assert_int_equal(accel_kernel_new(prog, "vadd", &k), 0);
 	for (int j = 0; j < 3; j++)
 		assert_int_equal(accel_buffer_new(e.dev, bytes, 0, &ba[j]), 0);
 	test_write(&e, ba[0], 0, bytes, a);
 	test_write(&e, ba[1], 0, bytes, b);
-	for (size_t i = 0; i < TEST_ARRAY_SIZE(cases); i++) {
-		struct accel_ndrange r = test_ndrange(1, cases[i].n, 0, 0,
-						      cases[i].ls, 0, 0);
-		uint64_t sub = cases[i].sub, end = cases[i].off + cases[i].n;
-		size_t at = sub / sizeof(float);
-		struct accel_fence *f = NULL;
+	for (int guarded = 0; guarded < 2; guarded++) {
+		struct accel_kernel *k = NULL;
 
-		r.global_offset[0] = cases[i].off;
-		for (int j = 0; j < 3; j++) {
-			bs[j] = ba[j];
-			if (sub)
-				assert_int_equal(accel_buffer_new_sub(
-							 ba[j], sub,
-							 bytes - sub, 0, &bs[j]),
-						 0);
-			assert_int_equal(accel_kernel_set_arg_buffer(k, (uint32_t)j,
-								     bs[j]),
-					 0);
-		}
-		memset(c, 0xff, bytes);
-		test_write(&e, ba[2], 0, bytes, c);
-		assert_int_equal(accel_queue_launch(e.queue, k, &r, 0, NULL, &f),
+		assert_int_equal(accel_kernel_new(prog,
+						  guarded ? "vaddg" : "vadd",
+						  &k),
 				 0);
-		assert_int_equal(test_wait_unref(f), 0);
-		test_read(&e, ba[2], 0, bytes, c);
-		for (size_t g = 0; g < cap; g++) {
-			bool in = g >= at + cases[i].off && g < at + end;
-			float want = 0.0f;
-
-			if (in)
-				want = a[g] + b[g];
-			if (in ? c[g] != want : c[g] == c[g])
-				fail_msg("case %zu element %zu: %g", i, g,
-					 (double)c[g]);
-		}
-		for (int j = 0; j < 3 && sub; j++)
-			accel_buffer_unref(bs[j]);
+		for (size_t i = 0; i < TEST_ARRAY_SIZE(cases); i++)
+			run_case(&e, k, &cases[i], guarded, ba, a, b, c, cap);
+		accel_kernel_unref(k);
 	}
 	for (int j = 0; j < 3; j++)
 		accel_buffer_unref(ba[j]);
-	accel_kernel_unref(k);
 	accel_program_unref(prog);
 	env_close(&e);
 	free(a);
