@@ -89,6 +89,9 @@ struct lower_state {
 int accelc_read_kernels(struct lower_state *st);
 void accelc_free_kernels(struct kernel_desc *k, uint32_t n);
 
+/* safe-div.c: integer divisions by 0 or INT_MIN / -1 do not trap. */
+int accelc_safe_division(LLVMModuleRef mod);
+
 /* Flag kernels that reach a barrier; sets st->needs_fibers. */
 int accelc_find_barriers(struct lower_state *st);
 

@@ -235,6 +235,9 @@ static int run_llvm(struct job *j)
 	r = accelc_link_builtins(st.mod, false, j->log);
 	if (r)
 		goto out;
+	r = accelc_safe_division(st.mod);
+	if (r)
+		goto out;
 	r = accelc_find_barriers(&st);
 	if (r)
 		goto out;

@@ -489,9 +489,101 @@ static void test_common(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * Division and remainder by every divisor, zero and -1 included, for int,
+ * long, uint and int4: the process must survive (x86's div traps), the
+ * defined cases must be exact, and the undefined ones give x / 1.
+ */
+static const char div_src[] =
+	"kernel void sdiv(global const int *a, global const int *b,\n"
+	"		  global int *q, global int *r)\n"
+	"{ size_t i = get_global_id(0); q[i] = a[i] / b[i]; r[i] = a[i] % b[i]; }\n"
+	"kernel void ldiv(global const long *a, global const long *b,\n"
+	"		  global long *q, global long *r)\n"
+	"{ size_t i = get_global_id(0); q[i] = a[i] / b[i]; r[i] = a[i] % b[i]; }\n"
+	"kernel void udiv(global const uint *a, global const uint *b,\n"
+	"		  global uint *q, global uint *r)\n"
+	"{ size_t i = get_global_id(0); q[i] = a[i] / b[i]; r[i] = a[i] % b[i]; }\n"
+	"kernel void vdiv(global const int4 *a, global const int4 *b,\n"
+	"		  global int4 *q, global int4 *r)\n"
+	"{ size_t i = get_global_id(0); q[i] = a[i] / b[i]; r[i] = a[i] % b[i]; }\n";
+
+#define N_DIV 1024
+
+static void test_division(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_program *prog = ct_build(env, div_src, NULL);
+	static int64_t a[N_DIV], b[N_DIV], q[N_DIV], r[N_DIV];
+	static int32_t a32[N_DIV], b32[N_DIV], q32[N_DIV], r32[N_DIV];
+	uint64_t s = 7;
+	unsigned bad = 0;
+
+	for (int i = 0; i < N_DIV; i++) {
+		/* every 4th divisor 0, every 8th -1, INT_MIN dividends */
+		a[i] = i % 5 == 0 ? INT64_MIN : (int64_t)ct_rand(&s);
+		b[i] = i % 4 == 0 ? 0 : i % 8 == 1 ? -1 : (int64_t)ct_rand(&s) % 1000;
+		a32[i] = i % 5 == 0 ? INT32_MIN : (int32_t)ct_rand(&s);
+		b32[i] = (int32_t)b[i];
+	}
+	for (int k = 0; k < 4; k++) {
+		static const char *const names[] = { "sdiv", "ldiv", "udiv",
+						     "vdiv" };
+		bool wide = k == 1;
+		size_t sz = wide ? 8 : 4, items = k == 3 ? N_DIV / 4 : N_DIV;
+		struct accel_buffer *ba = ct_buffer(env, N_DIV * sz,
+						    wide ? (void *)a : (void *)a32);
+		struct accel_buffer *bb = ct_buffer(env, N_DIV * sz,
+						    wide ? (void *)b : (void *)b32);
+		struct accel_buffer *bq = ct_buffer(env, N_DIV * sz, NULL);
+		struct accel_buffer *br = ct_buffer(env, N_DIV * sz, NULL);
+
+		CT_RUN(env, prog, names[k], items, 0, CT_BUF(ba), CT_BUF(bb),
+		       CT_BUF(bq), CT_BUF(br));
+		test_read(env, bq, 0, N_DIV * sz, wide ? (void *)q : (void *)q32);
+		test_read(env, br, 0, N_DIV * sz, wide ? (void *)r : (void *)r32);
+		for (int i = 0; i < N_DIV; i++) {
+			int64_t x, y, wq, wr, gq, gr;
+
+			if (wide) {
+				x = a[i], y = b[i], gq = q[i], gr = r[i];
+			} else if (k == 2) {
+				x = (uint32_t)a32[i], y = (uint32_t)b32[i];
+				gq = (uint32_t)q32[i], gr = (uint32_t)r32[i];
+			} else {
+				x = a32[i], y = b32[i], gq = q32[i], gr = r32[i];
+			}
+			if (y == 0 || (y == -1 && x == (wide ? INT64_MIN :
+							       INT32_MIN))) {
+				/* undefined: libaccel divides by 1 */
+				wq = x;
+				wr = 0;
+			} else {
+				wq = x / y;
+				wr = x % y;
+			}
+			if (gq != wq || gr != wr) {
+				if (bad++ < 5)
+					fprintf(stderr, "%s %d: %lld / %lld = %lld %% %lld\n",
+						names[k], i, (long long)x,
+						(long long)y, (long long)gq,
+						(long long)gr);
+			}
+		}
+		accel_buffer_unref(ba);
+		accel_buffer_unref(bb);
+		accel_buffer_unref(bq);
+		accel_buffer_unref(br);
+	}
+	accel_program_unref(prog);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_division, test_env_setup,
+						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_integer, test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_common, test_env_setup,
