@@ -20,7 +20,7 @@
 
 #include <libaccel/accel-wg.h>
 
-#include "accelc.h"
+#include "wg-test.h"
 
 /* Every kernel: c[i] = a[i] + 1 where the guard holds, else untouched. */
 static const char source[] =
@@ -100,105 +100,30 @@ static bool guard(enum kind k, int64_t i, int64_t n)
 	return false;
 }
 
-struct prog {
-	struct accelc_result *res;
-	void *dl;
-};
-
-static void build(struct prog *p, const char *opts)
-{
-	struct accelc_options o = { .struct_size = sizeof(o),
-				    .flags = ACCELC_FLAG_KEEP_IR |
-					     ACCELC_FLAG_NO_CACHE,
-				    .build_options = opts };
-
-	p->res = NULL;
-	if (accelc_compile(&o, source, strlen(source), &p->res) < 0) {
-		fprintf(stderr, "%s\n",
-			p->res ? accelc_result_get_log(p->res) : "");
-		fail();
-	}
-	p->dl = dlopen(accelc_result_get_path(p->res), RTLD_NOW | RTLD_LOCAL);
-	assert_non_null(p->dl);
-}
-
-static void unbuild(struct prog *p)
-{
-	dlclose(p->dl);
-	accelc_result_free(p->res);
-}
-
-static accel_wg_fn find(struct prog *p, const char *kernel, const char *sfx)
-{
-	const struct accelc_kernel_info *k =
-		accelc_result_find_kernel(p->res, kernel);
-	char name[128];
-	accel_wg_fn fn;
-
-	assert_non_null(k);
-	snprintf(name, sizeof(name), "%s%s", k->wg_symbol, sfx);
-	*(void **)&fn = dlsym(p->dl, name);
-	return fn;
-}
-
-/* @fn's definition in the result's IR contains @needle. */
-static bool ir_has(struct prog *p, const char *fn, const char *needle)
-{
-	const char *ir = accelc_result_get_ir(p->res);
-	char def[160];
-	const char *f, *end;
-
-	snprintf(def, sizeof(def), "define void @%s(", fn);
-	f = ir ? strstr(ir, def) : NULL;
-	end = f ? strstr(f, "\n}\n") : NULL;
-	assert_non_null(end);
-	f = strstr(f, needle);
-	return f && f < end;
-}
-
 static void test_variants(void **state)
 {
-	struct prog p;
+	struct wg_prog p;
 
 	(void)state;
-	build(&p, NULL);
+	wg_build(&p, source, NULL);
 	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
-		bool has = find(&p, kernels[i].name, ACCEL_WG_IDS32_SUFFIX);
+		bool has = wg_find(&p, kernels[i].name, ACCEL_WG_IDS32_SUFFIX);
 
 		if (has != kernels[i].ids32)
 			fail_msg("%s: 32-bit ids variant %s", kernels[i].name,
 				 has ? "made" : "missing");
 		if (kernels[i].fast &&
-		    ir_has(&p, kernels[i].fast, "llvm.masked.store"))
+		    wg_ir_has(&p, kernels[i].fast, "llvm.masked.store"))
 			fail_msg("%s: masked stores left", kernels[i].fast);
 	}
-	unbuild(&p);
+	wg_unbuild(&p);
 	/* nothing of the kind without optimisation */
-	build(&p, "-cl-opt-disable");
-	assert_null(find(&p, "g_int_ret", ACCEL_WG_IDS32_SUFFIX));
-	unbuild(&p);
+	wg_build(&p, source, "-cl-opt-disable");
+	assert_null(wg_find(&p, "g_int_ret", ACCEL_WG_IDS32_SUFFIX));
+	wg_unbuild(&p);
 }
 
 #define N 2048
-
-static void run(accel_wg_fn fn, void **args, uint64_t off, uint64_t gs,
-		uint64_t ls)
-{
-	struct accel_wg_ctx c = { .abi_version = ACCEL_WG_ABI_VERSION,
-				  .work_dim = 1 };
-
-	for (int d = 0; d < 3; d++) {
-		c.local_size[d] = c.enqueued_local_size[d] = d ? 1 : ls;
-		c.global_size[d] = d ? 1 : gs;
-		c.num_groups[d] = d ? 1 : (gs + ls - 1) / ls;
-	}
-	c.global_offset[0] = off;
-	for (uint64_t g = 0; g < c.num_groups[0]; g++) {
-		c.group_id[0] = g;
-		c.local_size[0] = gs - g * ls < ls ? gs - g * ls : ls;
-		fn(args, &c);
-	}
-}
 
 static float a[N], c[N];
 
@@ -215,7 +140,7 @@ static void check(size_t k, accel_wg_fn fn, bool id32, int64_t n,
 
 	for (int i = 0; i < N; i++)
 		c[i] = -1.0f;
-	run(fn, args, off, gs, ls);
+	wg_run_1d(fn, args, off, gs, ls);
 	for (int64_t i = 0; i < N; i++) {
 		bool in = (uint64_t)i >= off && (uint64_t)i < off + gs &&
 			  guard(kernels[k].kind, i, n);
@@ -236,15 +161,15 @@ static void test_results(void **state)
 					  1500, 1999, 5000 };
 	static const uint64_t locals[] = { 1, 16, 64, 100 };
 	static const uint64_t offsets[] = { 0, 16, 37 };
-	struct prog p;
+	struct wg_prog p;
 
 	(void)state;
 	for (int i = 0; i < N; i++)
 		a[i] = (float)i * 0.5f;
-	build(&p, NULL);
+	wg_build(&p, source, NULL);
 	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++)
 		for (int v = 0; v < 2; v++) {
-			accel_wg_fn fn = find(&p, kernels[k].name,
+			accel_wg_fn fn = wg_find(&p, kernels[k].name,
 					      v ? ACCEL_WG_IDS32_SUFFIX : "");
 
 			for (size_t b = 0; fn && b < 10; b++)
@@ -257,7 +182,7 @@ static void test_results(void **state)
 							      offsets[oi],
 							      locals[li]);
 		}
-	unbuild(&p);
+	wg_unbuild(&p);
 }
 
 /* j = (int)(lid + k) wraps: every function must agree with the host. */
@@ -265,11 +190,11 @@ static void test_not_an_id(void **state)
 {
 	static const uint64_t ks[] = { 0, 5, 0xffffffff00000005ull,
 				       0x7ffffff0ull };
-	struct prog p;
+	struct wg_prog p;
 
 	(void)state;
-	build(&p, NULL);
-	assert_null(find(&p, "g_wrap", ACCEL_WG_IDS32_SUFFIX));
+	wg_build(&p, source, NULL);
+	assert_null(wg_find(&p, "g_wrap", ACCEL_WG_IDS32_SUFFIX));
 	for (size_t ki = 0; ki < 4; ki++) {
 		uint64_t k = ks[ki], ls = 64;
 		int32_t n = 40;
@@ -277,17 +202,18 @@ static void test_not_an_id(void **state)
 
 		for (int i = 0; i < N; i++)
 			c[i] = -1.0f;
-		run(find(&p, "g_wrap", ""), args, 0, 1000, ls);
+		wg_run_1d(wg_find(&p, "g_wrap", ""), args, 0, 1000, ls);
 		for (int i = 0; i < N; i++) {
 			int32_t j = (int32_t)(uint32_t)((uint64_t)i % ls + k);
 			float want = i < 1000 && j < n ? a[i] + 1.0f : -1.0f;
 
 			if (c[i] != want)
 				fail_msg("k %#llx item %d: %g",
-					 (unsigned long long)k, i, (double)c[i]);
+					 (unsigned long long)k, i,
+					 (double)c[i]);
 		}
 	}
-	unbuild(&p);
+	wg_unbuild(&p);
 }
 
 int main(void)

@@ -23,7 +23,7 @@
 
 #include <libaccel/accel-wg.h>
 
-#include "accelc.h"
+#include "wg-test.h"
 
 #define N 24 /* matrix side, a multiple of the 2-d group sizes */
 
@@ -123,36 +123,8 @@ static const char source[] =
 	"	out[get_global_id(0)] = tmp[l] + 1000.0f * seen;\n"
 	"}\n";
 
-struct prog {
-	struct accelc_result *res;
-	void *dl;
-};
-
-static void build(struct prog *p, const char *opts)
-{
-	struct accelc_options o = { .struct_size = sizeof(o),
-				    .flags = ACCELC_FLAG_KEEP_IR |
-					     ACCELC_FLAG_NO_CACHE,
-				    .build_options = opts };
-
-	p->res = NULL;
-	if (accelc_compile(&o, source, strlen(source), &p->res) < 0) {
-		fprintf(stderr, "%s\n",
-			p->res ? accelc_result_get_log(p->res) : "");
-		fail();
-	}
-	p->dl = dlopen(accelc_result_get_path(p->res), RTLD_NOW | RTLD_LOCAL);
-	assert_non_null(p->dl);
-}
-
-static void unbuild(struct prog *p)
-{
-	dlclose(p->dl);
-	accelc_result_free(p->res);
-}
-
 /* Runs kernel @p name over @p gs in groups of @p ls, group by group. */
-static void run(struct prog *p, const char *name, void **args,
+static void run(struct wg_prog *p, const char *name, void **args,
 		const uint64_t gs[2], const uint64_t ls[2], void *lmem)
 {
 	const struct accelc_kernel_info *k =
@@ -213,7 +185,7 @@ static void test_loops(void **state)
 	int n = N;
 	void *pa = a, *pb = b, *pc = c, *args[4] = { &n, &pa, &pb, &pc };
 	uint64_t gs[2] = { N, N };
-	struct prog p;
+	struct wg_prog p;
 
 	(void)state;
 	for (int i = 0; i < N * N; i++) {
@@ -221,7 +193,7 @@ static void test_loops(void **state)
 		b[i] = (float)(i % 5) * 0.5f;
 	}
 	for (int opt = 0; opt < 2; opt++) {
-		build(&p, opt ? NULL : "-cl-opt-disable");
+		wg_build(&p, source, opt ? NULL : "-cl-opt-disable");
 		/* the product's loop runs across work-items */
 		if (opt) {
 			const char *ir = accelc_result_get_ir(p.res);
@@ -247,7 +219,7 @@ static void test_loops(void **state)
 							 i, c[i], e);
 				}
 			}
-		unbuild(&p);
+		wg_unbuild(&p);
 	}
 }
 
@@ -280,12 +252,12 @@ static void test_narrow(void **state)
 	static float in[512], out[512], ref[256];
 	static float lmem[256] __attribute__((aligned(128)));
 	void *pi = in, *po = out, *pl = lmem, *args[3] = { &pi, &po, &pl };
-	struct prog p;
+	struct wg_prog p;
 
 	(void)state;
 	for (int i = 0; i < 512; i++)
 		in[i] = (float)((i * 37) % 101) - 50.0f;
-	build(&p, NULL);
+	wg_build(&p, source, NULL);
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++)
 		for (int count = 0; count < 2; count++) {
 			uint64_t ls[2] = { sizes[s][0], count ? 1 : sizes[s][1] };
@@ -317,7 +289,7 @@ static void test_narrow(void **state)
 				}
 			}
 		}
-	unbuild(&p);
+	wg_unbuild(&p);
 }
 
 int main(void)

@@ -20,7 +20,7 @@
 
 #include <libaccel/accel-wg.h>
 
-#include "accelc.h"
+#include "wg-test.h"
 
 static const char source[] =
 	"kernel void vadd(global const float *a, global const float *b,\n"
@@ -82,62 +82,15 @@ static const char source[] =
 	"	c[get_global_id(0)] = t[n - 1 - l];\n"
 	"}\n";
 
-struct prog {
-	struct accelc_result *res;
-	void *dl;
-};
-
-static void build(struct prog *p, const char *opts)
+/* The streaming variant of @kernel, NULL if none; K__wg itself. */
+static accel_wg_fn nt(struct wg_prog *p, const char *kernel)
 {
-	struct accelc_options o = { .struct_size = sizeof(o),
-				    .flags = ACCELC_FLAG_KEEP_IR |
-					     ACCELC_FLAG_NO_CACHE,
-				    .build_options = opts };
-
-	p->res = NULL;
-	if (accelc_compile(&o, source, strlen(source), &p->res) < 0) {
-		fprintf(stderr, "%s\n",
-			p->res ? accelc_result_get_log(p->res) : "");
-		fail();
-	}
-	p->dl = dlopen(accelc_result_get_path(p->res), RTLD_NOW | RTLD_LOCAL);
-	assert_non_null(p->dl);
+	return wg_find(p, kernel, ACCEL_WG_STREAMING_SUFFIX);
 }
 
-static void unbuild(struct prog *p)
+static accel_wg_fn plain(struct wg_prog *p, const char *kernel)
 {
-	dlclose(p->dl);
-	accelc_result_free(p->res);
-}
-
-static accel_wg_fn find(struct prog *p, const char *kernel, bool streaming)
-{
-	const struct accelc_kernel_info *k =
-		accelc_result_find_kernel(p->res, kernel);
-	char name[128];
-	accel_wg_fn fn;
-
-	assert_non_null(k);
-	snprintf(name, sizeof(name), "%s%s", k->wg_symbol,
-		 streaming ? ACCEL_WG_STREAMING_SUFFIX : "");
-	*(void **)&fn = dlsym(p->dl, name);
-	return fn;
-}
-
-/* The IR of @fn's definition, up to its end, in the result's IR. */
-static bool ir_has(struct prog *p, const char *fn, const char *needle)
-{
-	const char *ir = accelc_result_get_ir(p->res);
-	char def[160];
-	const char *f, *end;
-
-	snprintf(def, sizeof(def), "define void @%s(", fn);
-	f = ir ? strstr(ir, def) : NULL;
-	end = f ? strstr(f, "\n}\n") : NULL;
-	if (!end)
-		return false;
-	f = strstr(f, needle);
-	return f && f < end;
+	return wg_find(p, kernel, "");
 }
 
 static void test_which_kernels(void **state)
@@ -145,53 +98,33 @@ static void test_which_kernels(void **state)
 	static const char *const with[] = { "vadd", "axpy4", "split" };
 	static const char *const without[] = { "stride3", "atom", "fenced",
 					       "poly", "rev" };
-	struct prog p;
+	struct wg_prog p;
 
 	(void)state;
-	build(&p, NULL);
+	wg_build(&p, source, NULL);
 	for (size_t i = 0; i < sizeof(with) / sizeof(with[0]); i++) {
 		char name[64];
 
-		if (!find(&p, with[i], true))
+		if (!nt(&p, with[i]))
 			fail_msg("%s has no streaming variant", with[i]);
 		snprintf(name, sizeof(name), "%s__wg_nt", with[i]);
-		assert_true(ir_has(&p, name, "!nontemporal"));
+		assert_true(wg_ir_has(&p, name, "!nontemporal"));
 		/* the plain function keeps ordinary stores */
 		snprintf(name, sizeof(name), "%s__wg", with[i]);
-		assert_false(ir_has(&p, name, "!nontemporal"));
+		assert_false(wg_ir_has(&p, name, "!nontemporal"));
 	}
 	for (size_t i = 0; i < sizeof(without) / sizeof(without[0]); i++) {
-		assert_non_null(find(&p, without[i], false));
-		if (find(&p, without[i], true))
+		assert_non_null(wg_find(&p, without[i], ""));
+		if (nt(&p, without[i]))
 			fail_msg("%s has a streaming variant", without[i]);
 	}
-	unbuild(&p);
+	wg_unbuild(&p);
 
 	/* -cl-opt-disable: no vectors, no variants */
-	build(&p, "-cl-opt-disable");
-	assert_non_null(find(&p, "vadd", false));
-	assert_null(find(&p, "vadd", true));
-	unbuild(&p);
-}
-
-/* Run @fn over [off, off + gs) in groups of @ls (the last one partial). */
-static void run(accel_wg_fn fn, void **args, uint64_t off, uint64_t gs,
-		uint64_t ls)
-{
-	struct accel_wg_ctx c = { .abi_version = ACCEL_WG_ABI_VERSION,
-				  .work_dim = 1 };
-
-	for (int d = 0; d < 3; d++) {
-		c.local_size[d] = c.enqueued_local_size[d] = d ? 1 : ls;
-		c.global_size[d] = d ? 1 : gs;
-		c.num_groups[d] = d ? 1 : (gs + ls - 1) / ls;
-	}
-	c.global_offset[0] = off;
-	for (uint64_t g = 0; g < c.num_groups[0]; g++) {
-		c.group_id[0] = g;
-		c.local_size[0] = gs - g * ls < ls ? gs - g * ls : ls;
-		fn(args, &c);
-	}
+	wg_build(&p, source, "-cl-opt-disable");
+	assert_non_null(wg_find(&p, "vadd", ""));
+	assert_null(nt(&p, "vadd"));
+	wg_unbuild(&p);
 }
 
 #define N 4096u
@@ -215,14 +148,14 @@ static void test_results(void **state)
 	float *c = alloc64(N * sizeof(float)), *r = alloc64(N * sizeof(float));
 	int *h = alloc64(N * sizeof(int)), *hr = alloc64(N * sizeof(int));
 	float s = 1.5f;
-	struct prog p;
+	struct wg_prog p;
 
 	(void)state;
 	for (unsigned i = 0; i < N; i++) {
 		a[i] = (float)(i % 97) - 40.0f;
 		b[i] = (float)(i % 13) * 0.25f;
 	}
-	build(&p, NULL);
+	wg_build(&p, source, NULL);
 	for (size_t li = 0; li < 3; li++)
 		for (size_t gi = 0; gi < 3; gi++)
 			for (size_t oi = 0; oi < 2; oi++) {
@@ -243,32 +176,28 @@ static void test_results(void **state)
 
 				memset(c, 0, N * sizeof(float));
 				memset(r, 0, N * sizeof(float));
-				run(find(&p, "vadd", true), vargs, off, gs,
-				    ls);
-				run(find(&p, "vadd", false), vref, off, gs,
-				    ls);
+				wg_run_1d(nt(&p, "vadd"), vargs, off, gs, ls);
+				wg_run_1d(plain(&p, "vadd"), vref, off, gs, ls);
 				assert_memory_equal(c, r, N * sizeof(float));
 				for (uint64_t i = off; i < off + gs; i++)
 					assert_true(c[i] == a[i] + b[i]);
 
 				memcpy(c, b, N * sizeof(float));
 				memcpy(r, b, N * sizeof(float));
-				run(find(&p, "axpy4", true), xargs, off, gs4,
-				    ls);
-				run(find(&p, "axpy4", false), xref, off, gs4,
-				    ls);
+				wg_run_1d(nt(&p, "axpy4"), xargs, off, gs4, ls);
+				wg_run_1d(plain(&p, "axpy4"), xref, off, gs4,
+					  ls);
 				assert_memory_equal(c, r, N * sizeof(float));
 
 				memset(h, 0, N * sizeof(int));
 				memset(hr, 0, N * sizeof(int));
-				run(find(&p, "split", true), sargs, off, gs,
-				    ls);
-				run(find(&p, "split", false), sref, off, gs,
-				    ls);
+				wg_run_1d(nt(&p, "split"), sargs, off, gs, ls);
+				wg_run_1d(plain(&p, "split"), sref, off, gs,
+					  ls);
 				assert_memory_equal(c, r, N * sizeof(float));
 				assert_memory_equal(h, hr, N * sizeof(int));
 			}
-	unbuild(&p);
+	wg_unbuild(&p);
 	free(a);
 	free(b);
 	free(c);
