@@ -138,8 +138,8 @@ void accelc_streaming_finish(struct lower_state *st);
  */
 int accelc_ids32_variants(struct lower *l, struct wrapper *ws,
 			  const bool *plain, bool *made);
-/* The name of @k's 32-bit ids variant (malloc'ed), NULL without memory. */
-char *accelc_ids32_name(const struct kernel_desc *k);
+/* K__wg@suffix for kernel @k (malloc'ed), NULL without memory. */
+char *accelc_variant_name(const struct kernel_desc *k, const char *suffix);
 /*
  * Give range guards on ids in plain loop wrappers and their 32-bit ids
  * variants (@ids32) branch weights, so that IRCE splits the loops; how

@@ -410,11 +410,11 @@ static void widen_guards(struct lower *l, LLVMValueRef fn)
 	}
 }
 
-char *accelc_ids32_name(const struct kernel_desc *k)
+char *accelc_variant_name(const struct kernel_desc *k, const char *suffix)
 {
 	char *name;
 
-	if (asprintf(&name, "%s" ACCEL_WG_IDS32_SUFFIX, k->info.wg_symbol) < 0)
+	if (asprintf(&name, "%s%s", k->info.wg_symbol, suffix) < 0)
 		return NULL;
 	return name;
 }
@@ -436,7 +436,7 @@ int accelc_ids32_variants(struct lower *l, struct wrapper *ws,
 		made[i] = false;
 		if (!plain[i] || !k->wg || !has_narrow_guard(k->wg))
 			continue;
-		name = accelc_ids32_name(k);
+		name = accelc_variant_name(k, ACCEL_WG_IDS32_SUFFIX);
 		if (!name)
 			return -ENOMEM;
 		fn = accelc_wg_add_function(l, name, params, 2);
@@ -463,7 +463,7 @@ int accelc_ids32_variants(struct lower *l, struct wrapper *ws,
 			continue;
 		LLVMRemoveEnumAttributeAtIndex(ws[i].k->wg,
 					       LLVMAttributeFunctionIndex, ai);
-		name = accelc_ids32_name(ws[i].k);
+		name = accelc_variant_name(ws[i].k, ACCEL_WG_IDS32_SUFFIX);
 		if (!name)
 			return -ENOMEM;
 		if (r == 0) {
@@ -490,7 +490,7 @@ unsigned accelc_mark_guards(struct lower *l, struct wrapper *ws,
 		n += mark_guards(l, ws[i].fn, ws[i].lid[0]);
 		if (!ids32[i])
 			continue;
-		name = accelc_ids32_name(ws[i].k);
+		name = accelc_variant_name(ws[i].k, ACCEL_WG_IDS32_SUFFIX);
 		if (name)
 			n += mark_guards(l, LLVMGetNamedFunction(l->st->mod,
 								 name),

@@ -454,7 +454,7 @@ static void internalize(struct lower *l)
 	}
 }
 
-static int run_passes(struct lower_state *st, const char *passes)
+int accelc_run_passes(struct lower_state *st, const char *passes)
 {
 	LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
 	LLVMErrorRef e = LLVMRunPasses(st->mod, passes, NULL, o);
@@ -469,11 +469,6 @@ static int run_passes(struct lower_state *st, const char *passes)
 		return -EIO;
 	}
 	return 0;
-}
-
-int accelc_run_passes(struct lower_state *st, const char *passes)
-{
-	return run_passes(st, passes);
 }
 
 /* Malformed IR would crash LLVM: report it as an internal error. */
@@ -529,7 +524,7 @@ int accelc_lower(struct lower_state *st)
 	/* SSA form for the implicit barriers' analysis */
 	for (uint32_t i = 0; i < st->n_kernels && !r; i++)
 		if (!(st->kernels[i].info.flags & ACCELC_KERNEL_HAS_BARRIERS)) {
-			r = run_passes(st, "function(sroa)");
+			r = accelc_run_passes(st, "function(sroa)");
 			break;
 		}
 	if (r)
@@ -565,17 +560,17 @@ int accelc_lower(struct lower_state *st)
 	r = verify(st);
 	if (r)
 		goto out;
-	r = run_passes(st, "always-inline");
+	r = accelc_run_passes(st, "always-inline");
 	if (r)
 		goto out;
 	internalize(&l);
-	r = run_passes(st, "globaldce");
+	r = accelc_run_passes(st, "globaldce");
 	if (r)
 		goto out;
 	/* registers, not allocas: only values that cross a barrier then
 	 * need context arrays */
 	if (any_regions)
-		r = run_passes(st, "function(sroa)");
+		r = accelc_run_passes(st, "function(sroa)");
 	for (uint32_t i = 0; i < st->n_kernels && !r; i++)
 		if (rg[i])
 			r = accelc_regions_split(&l, rg[i]);
@@ -624,7 +619,7 @@ int accelc_lower(struct lower_state *st)
 			goto out;
 		/* after the variants: they are picked by the simple shape */
 		if (accelc_mark_guards(&l, ws, plain, ids32))
-			r = run_passes(st, "function(loop-simplify,lcssa,"
+			r = accelc_run_passes(st, "function(loop-simplify,lcssa,"
 					   "loop(indvars),irce)");
 		if (r)
 			goto out;

@@ -110,16 +110,6 @@ static bool candidate(LLVMValueRef wg)
 	       n_insns <= STREAMING_MAX_INSTRUCTIONS;
 }
 
-static char *variant_name(const struct kernel_desc *k)
-{
-	char *name;
-
-	if (asprintf(&name, "%s" ACCEL_WG_STREAMING_SUFFIX,
-		     k->info.wg_symbol) < 0)
-		return NULL;
-	return name;
-}
-
 /* llvm.assume((ptrtoint or value @v & @mask) == 0) */
 static void assume_low_zero(struct lower *l, LLVMValueRef v, uint64_t mask)
 {
@@ -161,7 +151,7 @@ static int build_variant(struct lower *l, struct kernel_desc *k)
 	LLVMContextRef c = l->st->ctx;
 	LLVMTypeRef params[2] = { l->ptr, l->ptr };
 	unsigned ai = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
-	char *name = variant_name(k);
+	char *name = accelc_variant_name(k, ACCEL_WG_STREAMING_SUFFIX);
 	LLVMValueRef fn, args, ctx, call, callee, pass[2];
 
 	if (!name)
@@ -204,7 +194,7 @@ static int build_variant(struct lower *l, struct kernel_desc *k)
 	pass[1] = ctx;
 	/* its 32-bit ids variant if it has one: streaming assumes that
 	 * contract too (accel-wg.h) */
-	name = accelc_ids32_name(k);
+	name = accelc_variant_name(k, ACCEL_WG_IDS32_SUFFIX);
 	callee = name ? LLVMGetNamedFunction(l->st->mod, name) : NULL;
 	free(name);
 	if (!callee)
@@ -271,7 +261,8 @@ static unsigned mark_stores(LLVMModuleRef mod, LLVMTargetDataRef td,
 void accelc_streaming_finish(struct lower_state *st)
 {
 	for (uint32_t i = 0; i < st->n_kernels; i++) {
-		char *name = variant_name(&st->kernels[i]);
+		char *name = accelc_variant_name(&st->kernels[i],
+						 ACCEL_WG_STREAMING_SUFFIX);
 		LLVMValueRef fn = name ? LLVMGetNamedFunction(st->mod, name) :
 					 NULL;
 		bool keep = fn && !LLVMIsDeclaration(fn);
