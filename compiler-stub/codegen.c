@@ -235,6 +235,79 @@ static void add_vector_variants(LLVMModuleRef mod, const char *features)
 	}
 }
 
+/* Bits of @p t if it is a vector, else 0. */
+static unsigned vector_bits(LLVMTargetDataRef td, LLVMTypeRef t)
+{
+	if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+		return 0;
+	return (unsigned)LLVMSizeOfTypeInBits(td, t);
+}
+
+/* The widest vector @p f takes or returns. */
+static unsigned signature_bits(LLVMTargetDataRef td, LLVMTypeRef fty)
+{
+	unsigned w = vector_bits(td, LLVMGetReturnType(fty));
+	unsigned n = LLVMCountParamTypes(fty);
+	LLVMTypeRef params[64];
+
+	if (n > 64)
+		return 512; /* no vector call ABI has that many: be safe */
+	LLVMGetParamTypes(fty, params);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned b = vector_bits(td, params[i]);
+
+		w = b > w ? b : w;
+	}
+	return w;
+}
+
+/*
+ * Vector arguments and return values travel in registers only as wide as
+ * the caller's "min-legal-vector-width" allows where the CPU prefers
+ * 256-bit vectors (Intel's AVX-512 CPUs, x86-64-v4): a <16 x float> is
+ * then split into two ymm registers, while glibc's 512-bit libmvec
+ * variants (_ZGVe*) read one zmm register per argument. Clang raises the
+ * attribute to the widest vector a function passes; the loop vectoriser
+ * adds such calls after set_target_attrs(), so do the same here, after
+ * optimisation and before code generation, for callers and callees alike.
+ */
+static void raise_legal_vector_width(LLVMModuleRef mod,
+				     LLVMTargetMachineRef tm)
+{
+	LLVMContextRef c = LLVMGetModuleContext(mod);
+	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f;
+	     f = LLVMGetNextFunction(f)) {
+		unsigned w;
+		char num[16];
+
+		if (LLVMIsDeclaration(f))
+			continue;
+		w = signature_bits(td, LLVMGlobalGetValueType(f));
+		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+		     bb = LLVMGetNextBasicBlock(bb))
+			for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+			     i = LLVMGetNextInstruction(i)) {
+				unsigned b;
+
+				if (!LLVMIsACallInst(i))
+					continue;
+				b = signature_bits(td,
+						   LLVMGetCalledFunctionType(i));
+				w = b > w ? b : w;
+			}
+		if (!w)
+			continue;
+		snprintf(num, sizeof(num), "%u", w);
+		LLVMAddAttributeAtIndex(
+			f, LLVMAttributeFunctionIndex,
+			LLVMCreateStringAttribute(c, "min-legal-vector-width",
+						  22, num, strlen(num)));
+	}
+	LLVMDisposeTargetData(td);
+}
+
 int accelc_create_tm(const char *cpu, const char *features, bool opt,
 		     LLVMTargetMachineRef *ret, struct strbuf *log)
 {
@@ -292,6 +365,7 @@ int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 		LLVMDisposeErrorMessage(msg);
 		return -EIO;
 	}
+	raise_legal_vector_width(mod, tm);
 	return 0;
 }
 
