@@ -170,6 +170,9 @@ int accelc_link_builtins(LLVMModuleRef mod, bool fibers, struct strbuf *log);
 
 #include <llvm-c/TargetMachine.h>
 
+/* target.c: $ACCEL_CPU_TARGET, else "host" */
+const char *accelc_target_default(void);
+
 void accelc_llvm_init(void);
 int accelc_create_tm(const char *cpu, const char *features, bool opt,
 		     LLVMTargetMachineRef *ret, struct strbuf *log);

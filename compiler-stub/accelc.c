@@ -30,7 +30,12 @@ static void usage(FILE *f)
 		"  -l, --list                list kernels and their arguments\n"
 		"      --emit-llvm FILE      write optimised LLVM IR ('-': stdout)\n"
 		"      --emit-asm FILE       write assembly ('-': stdout)\n"
-		"      --cpu NAME            target CPU (default: this host)\n"
+		"  -t, --target NAME         generate for NAME: host, x86-64,\n"
+		"                            x86-64-v2, x86-64-v3 or x86-64-v4\n"
+		"                            (default: $ACCEL_CPU_TARGET, else host)\n"
+		"      --list-targets        list the targets, whether this CPU\n"
+		"                            runs their code, and their features\n"
+		"      --cpu NAME            target CPU by LLVM name (with --features)\n"
 		"      --features STR        target features for --cpu\n"
 		"      --no-cache            neither use nor fill the program cache\n"
 		"  -v, --verbose             say whether the cache was used\n"
@@ -195,6 +200,34 @@ static int write_outputs(const struct accelc_result *res,
 	return r;
 }
 
+/* One line per target: name, "runs" or "no", CPU name, features on. */
+static int list_targets(void)
+{
+	const char *name;
+
+	for (unsigned i = 0; (name = accelc_target_name(i)); i++) {
+		const char *sep = "";
+		char *cpu, *features;
+		int runs, r;
+
+		r = accelc_target_resolve(name, &cpu, &features, &runs);
+		if (r < 0) {
+			fprintf(stderr, "accelc: %s: %s\n", name, strerror(-r));
+			return 1;
+		}
+		printf("%-10s %-4s %s ", name, runs ? "runs" : "no", cpu);
+		for (char *p = strtok(features, ","); p; p = strtok(NULL, ","))
+			if (*p == '+') {
+				printf("%s%s", sep, p + 1);
+				sep = ",";
+			}
+		putchar('\n');
+		free(cpu);
+		free(features);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -206,6 +239,8 @@ int main(int argc, char **argv)
 		{ "list", no_argument, NULL, 'l' },
 		{ "emit-llvm", required_argument, NULL, 'L' },
 		{ "emit-asm", required_argument, NULL, 'S' },
+		{ "target", required_argument, NULL, 't' },
+		{ "list-targets", no_argument, NULL, 'T' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "features", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -219,7 +254,7 @@ int main(int argc, char **argv)
 	char *src;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "b:o:lvh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:o:t:lvh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o.build_options = optarg;
@@ -242,6 +277,11 @@ int main(int argc, char **argv)
 			w.as = optarg;
 			o.flags |= ACCELC_FLAG_KEEP_ASM;
 			break;
+		case 't':
+			o.target = optarg;
+			break;
+		case 'T':
+			return list_targets();
 		case 'c':
 			o.cpu = optarg;
 			break;

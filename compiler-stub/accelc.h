@@ -109,6 +109,12 @@ struct accelc_options {
 	const char *cache_dir;
 	/** cache size cap in bytes; 0: $ACCEL_CACHE_MAX_SIZE, 256 MiB */
 	uint64_t cache_max_size;
+	/**
+	 * target to generate for when @c cpu is NULL: "host" or an x86-64
+	 * level ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"; see
+	 * accelc_target_resolve()); NULL: $ACCEL_CPU_TARGET, else "host"
+	 */
+	const char *target;
 };
 
 /** What the on-disk cache did for a build (accelc_result_get_cache_status). */
@@ -276,6 +282,26 @@ accelc_result_find_kernel(const struct accelc_result *res, const char *name);
  * @return 0 or -ENOMEM
  */
 ACCELC_API int accelc_host_cpu(char **name, char **features);
+
+/**
+ * The CPU name and feature string of a code-generation target: "host" (or
+ * "native"), or an x86-64 micro-architecture level of the psABI
+ * ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4": LLVM's CPU of that
+ * name with exactly the level's features, every other feature off).
+ * Caller frees @p cpu and @p features with free().
+ *
+ * @param target the name; NULL: $ACCEL_CPU_TARGET, else "host"
+ * @param runs if not NULL, set to whether this CPU can run the code
+ * @return 0; -EINVAL (unknown name); -ENOMEM
+ */
+ACCELC_API int accelc_target_resolve(const char *target, char **cpu,
+				     char **features, int *runs);
+
+/**
+ * The names accelc_target_resolve() knows, "host" first.
+ * @return name @p index, NULL past the last
+ */
+ACCELC_API const char *accelc_target_name(unsigned index);
 
 /** @return enum accelc_cache_status of the build that made @p res */
 ACCELC_API uint32_t accelc_result_get_cache_status(const struct accelc_result *res);

@@ -440,6 +440,7 @@ static bool cache_begin(struct job *j, const char *source, size_t len)
 
 int job_prepare(struct job *j)
 {
+	char err[160];
 	int r;
 
 	r = accelc_parse_options(j->o.build_options, &j->bo, j->log);
@@ -458,15 +459,28 @@ int job_prepare(struct job *j)
 		j->cpu = strdup(j->o.cpu);
 		j->features = strdup(j->o.cpu_features ? j->o.cpu_features :
 				     "");
+		if (!j->cpu || !j->features)
+			return -ENOMEM;
 	} else {
-		j->cpu = strdup(j->host_cpu);
-		j->features = strdup(j->host_features);
+		const char *t = j->o.target ? j->o.target :
+					      accelc_target_default();
+
+		r = accelc_target_resolve(t, &j->cpu, &j->features, NULL);
+		if (r == -EINVAL)
+			strbuf_printf(j->log, "error: unknown target '%.64s'%s "
+				      "(host, x86-64, x86-64-v2, x86-64-v3, "
+				      "x86-64-v4)\n", t, j->o.target ? "" :
+				      " in ACCEL_CPU_TARGET");
+		if (r)
+			return r;
 	}
-	if (!j->cpu || !j->features)
-		return -ENOMEM;
 	/* code for another CPU is kept (accelc -o), not loaded */
-	if (!accelc_binary_check_cpu(j->features, j->host_features, NULL, 0))
+	if (!accelc_binary_check_cpu(j->features, j->host_features, err,
+				     sizeof(err)))
 		j->load_features = j->host_features;
+	else
+		strbuf_printf(j->log, "note: code for CPU '%.64s' is not "
+			      "loaded: %s\n", j->cpu, err);
 	return accelc_cache_open(&j->o, &j->cache, j->log);
 }
 

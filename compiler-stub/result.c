@@ -266,11 +266,16 @@ int accelc_load_binary(const struct accelc_options *opts, const void *data,
 		return accelc_result_free(res), -ENOMEM;
 	}
 	memcpy(copy, data, size);
+	/* a narrower target stands for a CPU that lacks the rest */
 	if (o.cpu) {
 		features = strdup(o.cpu_features ? o.cpu_features : "");
 		r = features ? 0 : -ENOMEM;
 	} else {
-		r = accelc_host_cpu(&cpu, &features);
+		r = accelc_target_resolve(o.target, &cpu, &features, NULL);
+		if (r == -EINVAL)
+			strbuf_printf(&log, "error: unknown target '%.64s'\n",
+				      o.target ? o.target :
+				      accelc_target_default());
 	}
 	if (r == 0)
 		r = accelc_result_set_container(res, copy, size, features,
