@@ -168,7 +168,9 @@ static cl_int parse_props(cl_semaphore_khr s,
 	s->n_props = i + 1;
 	if (!have_type)
 		return CL_INVALID_VALUE;
-	/* Without a device list: every device of the context. */
+	/* Without a device list, every device of the context: one only. */
+	if (!s->dev && s->ctx->n_devices > 1)
+		return CL_INVALID_PROPERTY;
 	if (s->exportable && !devices_ok(s, can_export))
 		return CL_INVALID_DEVICE;
 	return CL_SUCCESS;
@@ -256,6 +258,31 @@ static cl_int check_semas(cl_command_queue q, cl_uint n,
 	return CL_SUCCESS;
 }
 
+/*
+ * The wait list of the enqueue calls. Unlike the core enqueue calls, which
+ * report a failed event only when they block (the command fails with it
+ * otherwise), these return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+ * for an event already failed, and enqueue nothing.
+ */
+static cl_int check_wait_list(cl_command_queue q, cl_uint n,
+			      const cl_event *wait)
+{
+	cl_uint i;
+
+	if ((n && !wait) || (!n && wait))
+		return CL_INVALID_EVENT_WAIT_LIST;
+	for (i = 0; i < n; i++) {
+		if (!icd_object_valid(wait[i], ICD_MAGIC_EVENT))
+			return CL_INVALID_EVENT_WAIT_LIST;
+		if (wait[i]->ctx != q->ctx)
+			return CL_INVALID_CONTEXT;
+	}
+	for (i = 0; i < n; i++)
+		if (icd_event_status(wait[i]) < 0)
+			return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+	return CL_SUCCESS;
+}
+
 /* A barrier after @p wait (+ @p extra fences); its event in *ret. */
 static cl_int barrier(cl_command_queue q, cl_uint n_wait, const cl_event *wait,
 		      struct accel_fence **extra, cl_uint n_extra,
@@ -265,8 +292,6 @@ static cl_int barrier(cl_command_queue q, cl_uint n_wait, const cl_event *wait,
 	cl_uint i, n = 0;
 	cl_int r = CL_SUCCESS;
 
-	if ((n_wait && !wait) || (!n_wait && wait))
-		return CL_INVALID_EVENT_WAIT_LIST;
 	if (n_wait + n_extra > ICD_ARRAY_SIZE(stack)) {
 		list = calloc(n_wait + n_extra, sizeof(*list));
 		if (!list)
@@ -314,6 +339,8 @@ cl_int CL_API_CALL clEnqueueWaitSemaphoresKHR(
 
 	(void)payloads; /* binary semaphores have none */
 	r = check_semas(q, n, semas);
+	if (r == CL_SUCCESS)
+		r = check_wait_list(q, n_wait, wait);
 	if (r != CL_SUCCESS)
 		return r;
 	if (n > ICD_ARRAY_SIZE(stack)) {
@@ -355,6 +382,8 @@ cl_int CL_API_CALL clEnqueueSignalSemaphoresKHR(
 
 	(void)payloads;
 	r = check_semas(q, n, semas);
+	if (r == CL_SUCCESS)
+		r = check_wait_list(q, n_wait, wait);
 	if (r == CL_SUCCESS)
 		r = barrier(q, n_wait, wait, NULL, 0, &tmp);
 	if (r != CL_SUCCESS)
@@ -445,8 +474,12 @@ cl_int CL_API_CALL clGetSemaphoreInfoKHR(cl_semaphore_khr s,
 				sizeof(payload));
 	case CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR:
 	case CL_DEVICE_HANDLE_LIST_KHR:
-		return icd_info(size, value, size_ret, s->dev ? &s->dev : NULL,
-				s->dev ? sizeof(s->dev) : 0);
+		/* Without a list: the context's devices (one, see above). */
+		if (s->dev)
+			return icd_info(size, value, size_ret, &s->dev,
+					sizeof(s->dev));
+		return icd_info(size, value, size_ret, s->ctx->devices,
+				s->ctx->n_devices * sizeof(*s->ctx->devices));
 	case CL_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR:
 		return icd_info(size, value, size_ret,
 				s->exportable ? sync_fd : NULL,

@@ -339,6 +339,148 @@ static void generic_address_space_matches_macro(void **state)
 	one_kernel_teardown(&o);
 }
 
+/* ---- cl_khr_semaphore --------------------------------------------------- */
+
+/* cl_khr_semaphore 1.0's name (newer than Debian 12's headers). */
+#ifndef CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR
+#define CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR 0x2053
+#endif
+
+static struct {
+	clCreateSemaphoreWithPropertiesKHR_fn create;
+	clEnqueueWaitSemaphoresKHR_fn wait;
+	clEnqueueSignalSemaphoresKHR_fn signal;
+	clGetSemaphoreInfoKHR_fn info;
+	clReleaseSemaphoreKHR_fn release;
+} sema;
+
+static void *sema_fn(struct icd_env *env, const char *name)
+{
+	void *p = clGetExtensionFunctionAddressForPlatform(env->platform,
+							   name);
+
+	assert_non_null(p);
+	return p;
+}
+
+/* The entry points, as an application finds them. */
+static void sema_load(struct icd_env *env)
+{
+	sema.create = sema_fn(env, "clCreateSemaphoreWithPropertiesKHR");
+	sema.wait = sema_fn(env, "clEnqueueWaitSemaphoresKHR");
+	sema.signal = sema_fn(env, "clEnqueueSignalSemaphoresKHR");
+	sema.info = sema_fn(env, "clGetSemaphoreInfoKHR");
+	sema.release = sema_fn(env, "clReleaseSemaphoreKHR");
+}
+
+/* A binary semaphore of @p ctx (no device list, no export). */
+static cl_semaphore_khr sema_binary(cl_context ctx, cl_int *err)
+{
+	static const cl_semaphore_properties_khr props[] = {
+		CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR, 0
+	};
+
+	return sema.create(ctx, props, err);
+}
+
+/*
+ * cl_khr_semaphore/semaphores_negative_{wait,signal}_invalid_event_status:
+ * an event of the wait list that has failed fails the call, which then
+ * enqueues nothing (the semaphore keeps its state).
+ */
+static void semaphore_failed_wait_list(void **state)
+{
+	struct icd_env *env = *state;
+	cl_semaphore_payload_khr payload = 7;
+	cl_event failed, cmd, pending, ev = NULL;
+	cl_semaphore_khr s;
+	cl_int err = CL_SUCCESS;
+
+	sema_load(env);
+	s = sema_binary(env->ctx, &err);
+	CL_OK(err);
+	failed = clCreateUserEvent(env->ctx, &err);
+	CL_OK(err);
+	CL_OK(clSetUserEventStatus(failed, -1));
+
+	/* signal: a failed user event */
+	assert_int_equal(sema.signal(env->queue, 1, &s, NULL, 1, &failed,
+				     &ev),
+			 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+	assert_null(ev);
+	/* nothing signalled: there is nothing to wait for */
+	assert_int_equal(sema.wait(env->queue, 1, &s, NULL, 0, NULL, NULL),
+			 CL_INVALID_OPERATION);
+
+	/* wait: the semaphore is signalled, the wait list has failed */
+	CL_OK(sema.signal(env->queue, 1, &s, NULL, 0, NULL, NULL));
+	CL_OK(clFinish(env->queue));
+	assert_int_equal(sema.wait(env->queue, 1, &s, NULL, 1, &failed, &ev),
+			 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+	assert_null(ev);
+	CL_OK(sema.info(s, CL_SEMAPHORE_PAYLOAD_KHR, sizeof(payload), &payload,
+			NULL));
+	assert_int_equal(payload, 1); /* still signalled: not consumed */
+
+	/* a command that failed with it counts the same */
+	CL_OK(clEnqueueMarkerWithWaitList(env->queue, 1, &failed, &cmd));
+	assert_int_equal(clWaitForEvents(1, &cmd),
+			 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+	assert_int_equal(sema.wait(env->queue, 1, &s, NULL, 1, &cmd, NULL),
+			 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+
+	/* an event still pending is no error */
+	pending = clCreateUserEvent(env->ctx, &err);
+	CL_OK(err);
+	CL_OK(sema.wait(env->queue, 1, &s, NULL, 1, &pending, &ev));
+	CL_OK(clSetUserEventStatus(pending, CL_COMPLETE));
+	CL_OK(clWaitForEvents(1, &ev));
+	CL_OK(sema.info(s, CL_SEMAPHORE_PAYLOAD_KHR, sizeof(payload), &payload,
+			NULL));
+	assert_int_equal(payload, 0);
+
+	CL_OK(clReleaseEvent(ev));
+	CL_OK(clReleaseEvent(pending));
+	CL_OK(clReleaseEvent(cmd));
+	CL_OK(clReleaseEvent(failed));
+	CL_OK(sema.release(s));
+}
+
+/*
+ * cl_khr_semaphore/semaphores_no_device_list_queries: without
+ * CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR a semaphore is associated with every
+ * device of its context, which must then have only one.
+ */
+static void semaphore_no_device_list(void **state)
+{
+	struct icd_env *env = *state;
+	cl_device_id devs[2], got[2] = { NULL, NULL };
+	cl_semaphore_khr s;
+	cl_context ctx;
+	cl_uint n = 0;
+	cl_int err = CL_SUCCESS;
+	size_t size = 0;
+
+	sema_load(env);
+	s = sema_binary(env->ctx, &err);
+	CL_OK(err);
+	CL_OK(sema.info(s, CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR, sizeof(got),
+			got, &size));
+	assert_int_equal(size, sizeof(cl_device_id));
+	assert_ptr_equal(got[0], env->device);
+	CL_OK(sema.release(s));
+
+	/* A context of several devices needs the list (where there are). */
+	CL_OK(clGetDeviceIDs(env->platform, CL_DEVICE_TYPE_ALL, 2, devs, &n));
+	if (n < 2)
+		return;
+	ctx = clCreateContext(NULL, 2, devs, NULL, NULL, &err);
+	CL_OK(err);
+	assert_null(sema_binary(ctx, &err));
+	assert_int_equal(err, CL_INVALID_PROPERTY);
+	CL_OK(clReleaseContext(ctx));
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
@@ -350,6 +492,8 @@ int main(void)
 		T(kernel_attributes),
 		T(spec_constant_without_il),
 		T(generic_address_space_matches_macro),
+		T(semaphore_failed_wait_list),
+		T(semaphore_no_device_list),
 	};
 #undef T
 
