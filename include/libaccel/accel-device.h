@@ -92,6 +92,13 @@ enum accel_device_string {
 	ACCEL_DEVICE_STRING_DEVNODE,     /**< device node path, "" if none */
 	ACCEL_DEVICE_STRING_SYSPATH,     /**< sysfs path, "" if none */
 	ACCEL_DEVICE_STRING_BUILT_IN_KERNELS, /**< ';'-separated names, may be "" */
+	/**
+	 * what compiled OpenCL C code is generated for: on the CPU device
+	 * "host (x86-64-vN)" (every feature of this CPU, N its x86-64 level)
+	 * or the level $ACCEL_CPU_TARGET names ("x86-64-v2", ...); "" where
+	 * the device compiles nothing
+	 */
+	ACCEL_DEVICE_STRING_CODE_TARGET,
 	ACCEL_DEVICE_STRING_COUNT        /**< number of properties, not one */
 };
 

@@ -349,6 +349,7 @@ static int built_in_names(struct accel_device *dev, char **ret)
 static int set_strings(struct accel_device *dev, const struct cpuinfo *info)
 {
 	_cleanup_free_ char *kernels = NULL;
+	char target[64];
 	const struct {
 		enum accel_device_string prop;
 		const char *value;
@@ -361,9 +362,12 @@ static int set_strings(struct accel_device *dev, const struct cpuinfo *info)
 		{ ACCEL_DEVICE_STRING_BACKEND, accel_cpu_backend.name },
 		{ ACCEL_DEVICE_STRING_DEVNODE, "" },
 		{ ACCEL_DEVICE_STRING_SYSPATH, "" },
+		{ ACCEL_DEVICE_STRING_CODE_TARGET, target },
 	};
 	size_t i;
 	int r;
+
+	cpu_code_target(target, sizeof(target));
 
 	for (i = 0; i < ARRAY_SIZE(strings); i++) {
 		r = accel_device_set_string(dev, strings[i].prop,

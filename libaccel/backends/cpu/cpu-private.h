@@ -180,6 +180,12 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd);
 
 /* ---- built-in kernels (cpu-builtins.c) ---- */
 
+/*
+ * cpu-target.c: what compiled code targets, "host (x86-64-vN)" or the
+ * value of ACCEL_CPU_TARGET (ACCEL_DEVICE_STRING_CODE_TARGET).
+ */
+void cpu_code_target(char *buf, size_t size);
+
 int cpu_get_built_in_kernels(struct accel_device *dev,
 			     const struct accel_native_kernel_desc **ret,
 			     uint32_t *n);
