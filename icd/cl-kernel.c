@@ -68,7 +68,7 @@ static cl_kernel kernel_new(cl_program p, const char *name, cl_int *err)
 	struct accel_kernel *first = NULL;
 	cl_kernel k;
 	cl_int r = CL_SUCCESS;
-	cl_uint i;
+	cl_uint i, first_i = 0;
 
 	k = kernel_alloc(p);
 	if (!k)
@@ -83,13 +83,17 @@ static cl_kernel kernel_new(cl_program p, const char *name, cl_int *err)
 			r = CL_INVALID_KERNEL_NAME;
 		else if (e < 0)
 			r = icd_error(e);
-		else if (!first)
+		else if (!first) {
 			first = k->k[i];
+			first_i = i;
+		}
 	}
 	if (r == CL_SUCCESS && !first)
 		r = CL_INVALID_PROGRAM_EXECUTABLE;
-	if (r == CL_SUCCESS)
+	if (r == CL_SUCCESS) {
 		r = kernel_describe(k, first);
+		k->arg_info = p->builds[first_i].arg_info;
+	}
 	if (r != CL_SUCCESS) {
 		icd_put(k);
 		ICD_RETURN_ERR(err, r, NULL);
@@ -188,6 +192,7 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *err)
 	memcpy(k->args, src->args, src->n_args * sizeof(*k->args));
 	k->static_local = src->static_local;
 	memcpy(k->reqd, src->reqd, sizeof(k->reqd));
+	k->arg_info = src->arg_info;
 	for (i = 0; i < src->prog->n_devices; i++) {
 		int e;
 
@@ -473,8 +478,12 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index,
 	if (index >= k->n_args)
 		return CL_INVALID_ARG_INDEX;
 	desc = &k->args[index].desc;
-	/* Argument information comes from OpenCL C source only. */
-	if (!desc->name || !desc->type_name)
+	/*
+	 * OpenCL 3.0: only for programs from source built or compiled with
+	 * -cl-kernel-arg-info, for every query (icd/README.md). libaccel
+	 * has the descriptions anyway (its binaries carry them).
+	 */
+	if (!k->arg_info || !desc->name || !desc->type_name)
 		return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
 	switch (param) {
 	case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {

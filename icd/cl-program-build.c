@@ -4,6 +4,7 @@
  * accel_program_new_source(); a program from an executable binary takes
  * the code loaded at creation, without compiling.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,20 @@ bool icd_options_uniform_wg(const char *options)
 	if (uniform || !std)
 		return true;
 	return !strncmp(std, "CL1.", 4);
+}
+
+bool icd_options_arg_info(const char *options)
+{
+	static const char opt[] = "-cl-kernel-arg-info";
+	const size_t len = sizeof(opt) - 1;
+	const char *p;
+
+	for (p = options; p && (p = strstr(p, opt)); p += len) {
+		if ((p == options || isspace((unsigned char)p[-1])) &&
+		    (!p[len] || isspace((unsigned char)p[len])))
+			return true;
+	}
+	return false;
 }
 
 cl_int icd_program_error(int e, cl_int bad_options, cl_int unavailable,
@@ -69,6 +84,8 @@ cl_int icd_program_build_one(cl_program p, cl_uint i, const char *source,
 	if (e == 0) {
 		b->status = CL_BUILD_SUCCESS;
 		b->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+		/* from source (a binary's build is use_binary()) */
+		b->arg_info = icd_options_arg_info(options);
 		return CL_SUCCESS;
 	}
 	b->status = CL_BUILD_ERROR;

@@ -32,8 +32,10 @@ static cl_int compile_one(cl_program p, cl_uint i, const char *options,
 				  n, names, texts, &log, &b->object);
 	b->log = log ? log : strdup("");
 	b->status = e == 0 ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
-	if (e == 0)
+	if (e == 0) {
 		b->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+		b->arg_info = icd_options_arg_info(options);
+	}
 	if (!b->log)
 		return CL_OUT_OF_HOST_MEMORY;
 	return e == 0 ? CL_SUCCESS :
@@ -171,13 +173,16 @@ static cl_int link_options(const char *options, char **ret, bool *library)
 /*
  * The inputs' objects for device @p d, referenced, in @p objs. Either all
  * inputs have one for it or none does (then @p *count is 0); anything
- * else is CL_INVALID_OPERATION.
+ * else is CL_INVALID_OPERATION. @p *arg_info: one of them has argument
+ * information (libaccel does not say which object a kernel comes from).
  */
 static cl_int gather(cl_device_id d, cl_uint n, const cl_program *inputs,
-		     struct accel_program **objs, cl_uint *count)
+		     struct accel_program **objs, cl_uint *count,
+		     bool *arg_info)
 {
 	cl_uint i, have = 0;
 
+	*arg_info = false;
 	for (i = 0; i < n; i++) {
 		cl_program in = inputs[i];
 		int idx = icd_program_device_index(in, d);
@@ -185,8 +190,10 @@ static cl_int gather(cl_device_id d, cl_uint n, const cl_program *inputs,
 		objs[i] = NULL;
 		pthread_mutex_lock(&in->lock);
 		/* compiled, linked as a library, or loaded from a binary */
-		if (idx >= 0 && in->builds[idx].object)
+		if (idx >= 0 && in->builds[idx].object) {
 			objs[i] = accel_program_ref(in->builds[idx].object);
+			*arg_info = *arg_info || in->builds[idx].arg_info;
+		}
 		pthread_mutex_unlock(&in->lock);
 		have += objs[i] != NULL;
 	}
@@ -209,11 +216,12 @@ static cl_int link_one(cl_program p, cl_uint i, cl_uint n,
 	struct accel_program *objs[n], *out = NULL;
 	char *log = NULL;
 	cl_uint count;
+	bool arg_info;
 	cl_int r;
 	int e;
 
 	*linked = false;
-	r = gather(p->devices[i], n, inputs, objs, &count);
+	r = gather(p->devices[i], n, inputs, objs, &count, &arg_info);
 	if (r != CL_SUCCESS || !count)
 		return r;
 	*linked = true;
@@ -235,6 +243,7 @@ static cl_int link_one(cl_program p, cl_uint i, cl_uint n,
 		accel_program_unref(objs[k]);
 	b->log = log ? log : strdup("");
 	b->status = r == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+	b->arg_info = r == CL_SUCCESS && arg_info;
 	if (r == CL_SUCCESS && library) {
 		b->object = out;
 		b->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;

@@ -53,6 +53,7 @@ void icd_build_clear(struct icd_build *b)
 	b->log = NULL;
 	free(b->options);
 	b->options = NULL;
+	b->arg_info = false;
 }
 
 void icd_program_free(cl_program p)

@@ -195,6 +195,11 @@ struct icd_build {
 	struct accel_program *binary_prog;
 	/* clCompileProgram's object or a library: linked, never launched */
 	struct accel_program *object;
+	/*
+	 * clGetKernelArgInfo answers: built or compiled from source with
+	 * -cl-kernel-arg-info, or linked from such an object (icd/README.md)
+	 */
+	bool arg_info;
 };
 
 enum icd_program_origin {
@@ -234,6 +239,7 @@ struct _cl_kernel {
 	struct icd_arg *args;
 	uint64_t static_local;
 	uint64_t reqd[3];
+	bool arg_info; /* that of the build the arguments come from */
 };
 
 struct _cl_event {
@@ -321,6 +327,8 @@ cl_mem icd_mem_root(cl_mem m);
 /* ---- cl-program.c / cl-kernel.c ------------------------------------- */
 
 void icd_program_free(cl_program p);
+/* Do build or compile @p options have -cl-kernel-arg-info? */
+bool icd_options_arg_info(const char *options);
 /* Index of @p dev among the program's devices, -1 if none. */
 int icd_program_device_index(cl_program p, cl_device_id dev);
 void icd_kernel_free(cl_kernel k);

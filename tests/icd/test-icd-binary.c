@@ -2,9 +2,10 @@
 /*
  * Program binaries through the ICD loader: an executable's binary carries
  * libaccel's program binary (code, not source), comes back with its
- * kernels and their argument information and runs without a compiler
- * pass; compiled objects round trip into a link; malformed binaries fail
- * with CL_INVALID_BINARY in binary_status.
+ * kernels (argument kinds, work-group facts) and runs without a compiler
+ * pass, but without clGetKernelArgInfo (OpenCL gives it to programs from
+ * source only); compiled objects round trip into a link; malformed
+ * binaries fail with CL_INVALID_BINARY in binary_status.
  */
 #define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
@@ -99,7 +100,6 @@ static void test_executable(void **state)
 	struct icd_env *env = *state;
 	cl_build_status bs = CL_BUILD_SUCCESS;
 	cl_program_binary_type type = 0;
-	cl_kernel_arg_address_qualifier aq = 0;
 	size_t size, size2, reqd[3], n = 0;
 	cl_int status = 1, err = 1;
 	unsigned char *bin, *bin2;
@@ -151,12 +151,55 @@ static void test_executable(void **state)
 				       CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
 				       sizeof(reqd), reqd, NULL));
 	assert_int_equal(reqd[0], 4);
+	CL_OK(clSetKernelArg(k, 1, 16, NULL)); /* a local argument */
+	assert_int_equal(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME,
+					    sizeof(name), name, NULL),
+			 CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseProgram(q));
+	free(bin);
+}
+
+/*
+ * A binary built with -cl-kernel-arg-info keeps the option, but OpenCL
+ * gives argument information to programs from source only.
+ */
+static void test_executable_arg_info(void **state)
+{
+	struct icd_env *env = *state;
+	cl_kernel_arg_address_qualifier aq = 0;
+	cl_int status = 1, err = 1;
+	unsigned char *bin;
+	char opts[64];
+	cl_program p, q;
+	cl_kernel k;
+	size_t size;
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	p = icd_test_build(env, src, "-cl-kernel-arg-info");
+	k = clCreateKernel(p, "rev", &err);
+	CL_OK(err);
 	CL_OK(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
 				 sizeof(aq), &aq, NULL));
 	assert_int_equal(aq, CL_KERNEL_ARG_ADDRESS_LOCAL);
-	CL_OK(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof(name), name,
-				 NULL));
-	assert_string_equal(name, "out");
+	CL_OK(clReleaseKernel(k));
+	bin = get_binary(p, &size);
+	CL_OK(clReleaseProgram(p));
+
+	q = from_binary(env, bin, size, &status, &err);
+	CL_OK(err);
+	CL_OK(status);
+	CL_OK(clBuildProgram(q, 0, NULL, "-cl-kernel-arg-info", NULL, NULL));
+	CL_OK(clGetProgramBuildInfo(q, env->device, CL_PROGRAM_BUILD_OPTIONS,
+				    sizeof(opts), opts, NULL));
+	assert_string_equal(opts, "-cl-kernel-arg-info");
+	k = clCreateKernel(q, "rev", &err);
+	CL_OK(err);
+	assert_int_equal(clGetKernelArgInfo(k, 1,
+					    CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+					    sizeof(aq), &aq, NULL),
+			 CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
 	CL_OK(clReleaseKernel(k));
 	CL_OK(clReleaseProgram(q));
 	free(bin);
@@ -253,6 +296,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_executable),
+		T(test_executable_arg_info),
 		T(test_object),
 		T(test_malformed),
 	};

@@ -187,6 +187,93 @@ static void test_library(void **state)
 	free(bin);
 }
 
+/* Is argument information there for kernel k of @p p? */
+static bool has_arg_info(cl_program p)
+{
+	cl_int err = CL_SUCCESS, r;
+	cl_kernel k = clCreateKernel(p, "k", &err);
+	char name[16] = "";
+
+	CL_OK(err);
+	r = clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof(name), name,
+			       NULL);
+	CL_OK(clReleaseKernel(k));
+	if (r == CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+		return false;
+	CL_OK(r);
+	assert_string_equal(name, "out");
+	return true;
+}
+
+/*
+ * Argument information of linked programs: there when the kernel's
+ * object was compiled with -cl-kernel-arg-info (also through a library),
+ * not otherwise, nor through a binary.
+ */
+static void test_arg_info(void **state)
+{
+	struct icd_env *env = *state;
+	cl_program a, b, b_info, lib, lib2, linked, in[2];
+	const unsigned char *cbin;
+	cl_int err = CL_SUCCESS, status = CL_SUCCESS;
+	unsigned char *bin;
+	size_t size;
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	a = compile(env, a_src, "-DFROM_A=1 -cl-std=CL2.0");
+	b = compile(env, b_src, "-DFROM_B=2");
+	b_info = compile(env, b_src, "-DFROM_B=2 -cl-kernel-arg-info");
+
+	in[0] = a;
+	in[1] = b;
+	linked = clLinkProgram(env->ctx, 0, NULL, NULL, 2, in, NULL, NULL,
+			       &err);
+	CL_OK(err);
+	assert_false(has_arg_info(linked));
+	CL_OK(clReleaseProgram(linked));
+
+	in[1] = b_info;
+	linked = clLinkProgram(env->ctx, 0, NULL, NULL, 2, in, NULL, NULL,
+			       &err);
+	CL_OK(err);
+	assert_true(has_arg_info(linked));
+	run_and_check(env, linked);
+	CL_OK(clReleaseProgram(linked));
+
+	/* the kernel's object in a library */
+	lib = clLinkProgram(env->ctx, 0, NULL, "-create-library", 1, &b_info,
+			    NULL, NULL, &err);
+	CL_OK(err);
+	in[1] = lib;
+	linked = clLinkProgram(env->ctx, 0, NULL, NULL, 2, in, NULL, NULL,
+			       &err);
+	CL_OK(err);
+	assert_true(has_arg_info(linked));
+	CL_OK(clReleaseProgram(linked));
+
+	/* that library from its binary */
+	bin = get_binary(lib, &size);
+	cbin = bin;
+	lib2 = clCreateProgramWithBinary(env->ctx, 1, &env->device, &size,
+					 &cbin, &status, &err);
+	CL_OK(err);
+	CL_OK(status);
+	in[1] = lib2;
+	linked = clLinkProgram(env->ctx, 0, NULL, NULL, 2, in, NULL, NULL,
+			       &err);
+	CL_OK(err);
+	assert_false(has_arg_info(linked));
+	CL_OK(clReleaseProgram(linked));
+
+	CL_OK(clReleaseProgram(lib2));
+	CL_OK(clReleaseProgram(lib));
+	CL_OK(clReleaseProgram(a));
+	CL_OK(clReleaseProgram(b));
+	CL_OK(clReleaseProgram(b_info));
+	free(bin);
+}
+
 static void test_errors(void **state)
 {
 	struct icd_env *env = *state;
@@ -264,6 +351,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_link_run),
 		T(test_library),
+		T(test_arg_info),
 		T(test_errors),
 	};
 

@@ -505,6 +505,77 @@ static void test_kernel_info(void **state)
 	CL_OK(clReleaseProgram(p));
 }
 
+/* Every clGetKernelArgInfo query of argument @p i is unavailable. */
+static void assert_no_arg_info(cl_kernel k, cl_uint i)
+{
+	static const cl_kernel_arg_info params[] = {
+		CL_KERNEL_ARG_ADDRESS_QUALIFIER, CL_KERNEL_ARG_ACCESS_QUALIFIER,
+		CL_KERNEL_ARG_TYPE_NAME, CL_KERNEL_ARG_TYPE_QUALIFIER,
+		CL_KERNEL_ARG_NAME,
+	};
+	char buf[64];
+	size_t j, size = 0;
+
+	for (j = 0; j < ICD_TEST_ARRAY_SIZE(params); j++) {
+		assert_int_equal(clGetKernelArgInfo(k, i, params[j],
+						    sizeof(buf), buf, NULL),
+				 CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+		assert_int_equal(clGetKernelArgInfo(k, i, params[j], 0, NULL,
+						    &size),
+				 CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+	}
+}
+
+/*
+ * Argument information only with -cl-kernel-arg-info (OpenCL 3.0,
+ * clGetKernelArgInfo), for every query, and from the last build.
+ */
+static void test_kernel_arg_info_option(void **state)
+{
+	struct icd_env *env = *state;
+	cl_kernel_arg_address_qualifier aq = 0;
+	cl_program p;
+	cl_kernel k, clone;
+	cl_int err = CL_SUCCESS;
+	char buf[64];
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	p = icd_test_build(env, src, "-DUNUSED=1");
+	k = clCreateKernel(p, "fixed", &err);
+	CL_OK(err);
+	assert_no_arg_info(k, 0);
+	assert_no_arg_info(k, 1);
+	/* the index is checked first */
+	assert_int_equal(clGetKernelArgInfo(k, 9, CL_KERNEL_ARG_NAME,
+					    sizeof(buf), buf, NULL),
+			 CL_INVALID_ARG_INDEX);
+	CL_OK(clReleaseKernel(k));
+
+	/* the option among others */
+	icd_test_build_ok(env, p, "-DUNUSED=1 -cl-kernel-arg-info -w");
+	k = clCreateKernel(p, "fixed", &err);
+	CL_OK(err);
+	CL_OK(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+				 sizeof(aq), &aq, NULL));
+	assert_int_equal(aq, CL_KERNEL_ARG_ADDRESS_LOCAL);
+	clone = clCloneKernel(k, &err);
+	CL_OK(err);
+	CL_OK(clGetKernelArgInfo(clone, 0, CL_KERNEL_ARG_NAME, sizeof(buf),
+				 buf, NULL));
+	assert_string_equal(buf, "out");
+	CL_OK(clReleaseKernel(clone));
+	CL_OK(clReleaseKernel(k));
+
+	/* built again without it: gone */
+	icd_test_build_ok(env, p, "-cl-std=CL1.2");
+	k = clCreateKernel(p, "vadd", &err);
+	CL_OK(err);
+	assert_no_arg_info(k, 0);
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseProgram(p));
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
@@ -517,6 +588,7 @@ int main(void)
 		T(test_kernels),
 		T(test_kernel_args),
 		T(test_kernel_info),
+		T(test_kernel_arg_info_option),
 	};
 #undef T
 
