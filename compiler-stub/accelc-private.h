@@ -170,6 +170,24 @@ int accelc_link_builtins(LLVMModuleRef mod, bool fibers, struct strbuf *log);
 
 #include <llvm-c/TargetMachine.h>
 
+/* libmvec.c: the glibc vector math variants generated code may call. */
+struct accelc_vec_fn {
+	const char *name;  /* scalar function or intrinsic */
+	const char *base;  /* libmvec name without _ZGV prefix */
+	unsigned nargs;
+	bool dbl;
+};
+extern const struct accelc_vec_fn accelc_vec_fns[];
+extern const size_t accelc_n_vec_fns;
+/*
+ * The vector ABI ISA letter for CPU @p features ('b' SSE4, 'd' AVX2,
+ * 'e' AVX-512) and the floats per register it passes (@p lanes).
+ */
+char accelc_vec_isa(const char *features, unsigned *lanes);
+/* "_ZGV<isa>N<lanes>v[v]_<base>" of @p v for @p isa, @p lanes floats. */
+void accelc_vec_variant_name(const struct accelc_vec_fn *v, char isa,
+			     unsigned lanes, char *buf, size_t size);
+
 /* target.c: $ACCEL_CPU_TARGET, else "host" */
 const char *accelc_target_default(void);
 

@@ -128,44 +128,20 @@ static void set_target_attrs(LLVMModuleRef mod, const char *cpu,
 	}
 }
 
-/*
- * Vector math through glibc's libmvec: calls to sin/cos/exp/log/pow get
- * the "vector-function-abi-variant" attribute naming the libmvec entry
- * points for this CPU, so the loop vectoriser widens them (per module, no
- * global -vector-library option). libmvec is within 4 ulp.
- */
-static const struct {
-	const char *name;  /* scalar function or intrinsic */
-	const char *base;  /* libmvec name without _ZGV prefix */
-	unsigned nargs;
-	bool dbl;
-} vec_fns[] = {
-	{ "llvm.sin.f32", "sinf", 1, false }, { "sinf", "sinf", 1, false },
-	{ "llvm.cos.f32", "cosf", 1, false }, { "cosf", "cosf", 1, false },
-	{ "llvm.exp.f32", "expf", 1, false }, { "expf", "expf", 1, false },
-	{ "llvm.log.f32", "logf", 1, false }, { "logf", "logf", 1, false },
-	{ "llvm.pow.f32", "powf", 2, false }, { "powf", "powf", 2, false },
-	{ "llvm.sin.f64", "sin", 1, true }, { "sin", "sin", 1, true },
-	{ "llvm.cos.f64", "cos", 1, true }, { "cos", "cos", 1, true },
-	{ "llvm.exp.f64", "exp", 1, true }, { "exp", "exp", 1, true },
-	{ "llvm.log.f64", "log", 1, true }, { "log", "log", 1, true },
-	{ "llvm.pow.f64", "pow", 2, true }, { "pow", "pow", 2, true },
-};
-
 /* Appends @p f to @llvm.compiler.used (the C API has no helper). */
 static void append_compiler_used(LLVMModuleRef mod, LLVMValueRef f)
 {
 	LLVMValueRef old = LLVMGetNamedGlobal(mod, "llvm.compiler.used");
 	LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(mod),
 						   0);
-	LLVMValueRef elems[64], arr, g;
+	LLVMValueRef elems[128], arr, g;
 	unsigned n = 0;
 
 	if (old) {
 		LLVMValueRef init = LLVMGetInitializer(old);
 		int k = init ? LLVMGetNumOperands(init) : 0;
 
-		if (k >= 63)
+		if (k >= 127)
 			return;
 		for (int i = 0; i < k; i++)
 			elems[n++] = LLVMGetOperand(init, i);
@@ -179,47 +155,63 @@ static void append_compiler_used(LLVMModuleRef mod, LLVMValueRef f)
 	LLVMSetSection(g, "llvm.metadata");
 }
 
+/*
+ * Vector math through glibc's libmvec: calls to sin/cos/exp/log/pow get
+ * the "vector-function-abi-variant" attribute naming the libmvec entry
+ * points this CPU can run (libmvec.c), so the loop vectoriser widens them
+ * (per module, no global -vector-library option). Every narrower ISA's
+ * variant is offered too: an AVX-512 CPU that prefers 256-bit vectors
+ * vectorises float loops 8 wide and needs the AVX2 variant then, or it
+ * calls the scalar function 8 times.
+ */
 static void add_vector_variants(LLVMModuleRef mod, const char *features)
 {
+	static const struct {
+		char isa;
+		unsigned lanes; /* floats per register */
+	} isas[] = { { 'e', 16 }, { 'd', 8 }, { 'b', 4 } };
 	LLVMContextRef c = LLVMGetModuleContext(mod);
 	LLVMTypeRef f32 = LLVMFloatTypeInContext(c);
 	LLVMTypeRef f64 = LLVMDoubleTypeInContext(c);
-	char isa;
-	unsigned lanes; /* floats per register */
+	unsigned widest;
+	char isa = accelc_vec_isa(features, &widest);
+	size_t first = 0;
 
-	if (strstr(features, "+avx512f")) {
-		isa = 'e';
-		lanes = 16;
-	} else if (strstr(features, "+avx2")) {
-		isa = 'd';
-		lanes = 8;
-	} else {
-		isa = 'b';
-		lanes = 4;
-	}
-	for (size_t i = 0; i < sizeof(vec_fns) / sizeof(vec_fns[0]); i++) {
-		LLVMValueRef f = LLVMGetNamedFunction(mod, vec_fns[i].name);
-		unsigned n = vec_fns[i].dbl ? lanes / 2 : lanes;
-		LLVMTypeRef vt = LLVMVectorType(vec_fns[i].dbl ? f64 : f32, n);
-		LLVMTypeRef params[2] = { vt, vt };
-		char vname[64], attr[160];
+	while (isas[first].isa != isa)
+		first++;
+	for (size_t i = 0; i < accelc_n_vec_fns; i++) {
+		const struct accelc_vec_fn *v = &accelc_vec_fns[i];
+		LLVMValueRef f = LLVMGetNamedFunction(mod, v->name);
+		char attr[512];
+		size_t len = 0;
 		LLVMAttributeRef a;
 
 		if (!f || !LLVMGetFirstUse(f))
 			continue;
-		snprintf(vname, sizeof(vname), "_ZGV%cN%u%s_%s", isa, n,
-			 vec_fns[i].nargs == 2 ? "vv" : "v", vec_fns[i].base);
-		snprintf(attr, sizeof(attr), "_ZGV_LLVM_N%u%s_%s(%s)", n,
-			 vec_fns[i].nargs == 2 ? "vv" : "v", vec_fns[i].name,
-			 vname);
-		if (!LLVMGetNamedFunction(mod, vname)) {
-			LLVMValueRef vf = LLVMAddFunction(
-				mod, vname,
-				LLVMFunctionType(vt, params,
-						 vec_fns[i].nargs, 0));
+		for (size_t k = first; k < sizeof(isas) / sizeof(isas[0]);
+		     k++) {
+			unsigned n = v->dbl ? isas[k].lanes / 2 :
+					      isas[k].lanes;
+			LLVMTypeRef vt = LLVMVectorType(v->dbl ? f64 : f32, n);
+			LLVMTypeRef params[2] = { vt, vt };
+			char vname[64];
 
-			/* kept until the vectoriser had its chance */
-			append_compiler_used(mod, vf);
+			accelc_vec_variant_name(v, isas[k].isa, isas[k].lanes,
+						vname, sizeof(vname));
+			len += (size_t)snprintf(attr + len, sizeof(attr) - len,
+						"%s_ZGV_LLVM_N%u%s_%s(%s)",
+						len ? "," : "", n,
+						v->nargs == 2 ? "vv" : "v",
+						v->name, vname);
+			if (!LLVMGetNamedFunction(mod, vname)) {
+				LLVMValueRef vf = LLVMAddFunction(
+					mod, vname,
+					LLVMFunctionType(vt, params, v->nargs,
+							 0));
+
+				/* kept until the vectoriser had its chance */
+				append_compiler_used(mod, vf);
+			}
 		}
 		a = LLVMCreateStringAttribute(c, "vector-function-abi-variant",
 					      27, attr, strlen(attr));

@@ -156,6 +156,36 @@ else
 	record plain FAIL "build failed ($((SECONDS - start))s)"
 fi
 
+# ---- CPU tiers -------------------------------------------------------------------
+#
+# Generated code differs per x86-64 level (vector width, libmvec variants,
+# tuning), and the plain run covers only this CPU's own. Every level this
+# CPU runs gets the tests labelled `compiler` or `tier` again with
+# ACCEL_CPU_TARGET set; a level it cannot run is built and checked
+# (accelc-targets: code generation of every builtin, the libmvec variant
+# table and its call ABI) and reported as not run.
+
+say "CPU tiers (ACCEL_CPU_TARGET)"
+accelc=build/compiler-stub/accelc
+if [ -x "$accelc" ] && targets=$("$accelc" --list-targets); then
+	for level in x86-64-v2 x86-64-v3 x86-64-v4; do
+		part=${level#x86-64-}
+		start=$SECONDS
+		if echo "$targets" | grep -q "^$level  *runs "; then
+			wrapper=()
+			ACCEL_CPU_TARGET=$level run_ctest "$part" build \
+				-L '^(compiler|tier)$'
+			summary[-1]="${summary[-1]} [$level: run]"
+		else
+			ACCEL_CPU_TARGET=$level run_ctest "$part" build \
+				-R '^accelc-targets$'
+			summary[-1]="${summary[-1]} [$level: built and checked, not run: this CPU cannot]"
+		fi
+	done
+else
+	record tiers FAIL "build/compiler-stub/accelc --list-targets failed"
+fi
+
 # ---- ASan + UBSan --------------------------------------------------------------
 
 say "ASan+UBSan build (build-asan/)"

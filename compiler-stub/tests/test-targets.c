@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every code-generation target, whether this CPU runs it or not:
+ * - the libmvec variant table names entry points this machine's libmvec
+ *   has, for every ISA;
+ * - at each x86-64 level, the vectorised kernels call the variants of
+ *   that level, passing each vector argument in one register of the
+ *   variant's width (xmm/ymm/zmm 0 and 1), as glibc's vector ABI wants;
+ * - at each level, the whole builtins library goes through code
+ *   generation.
+ * ACCEL_CPU_TARGET=<level> checks that level only (the test suite's tier
+ * runs); unset, every level.
+ */
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Core.h>
+
+#include "accelc-private.h"
+
+static const char *const levels[] = {
+	"x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4",
+};
+
+static bool level_wanted(const char *level)
+{
+	const char *env = getenv("ACCEL_CPU_TARGET");
+
+	return !env || !*env || !strcmp(env, "host") ||
+	       !strcmp(env, "native") || !strcmp(env, level);
+}
+
+static void test_table_in_libmvec(void **state)
+{
+	static const struct {
+		char isa;
+		unsigned lanes;
+	} isas[] = { { 'b', 4 }, { 'd', 8 }, { 'e', 16 } };
+	void *mvec = dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
+
+	(void)state;
+	assert_non_null(mvec);
+	for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); i++)
+		for (size_t k = 0; k < accelc_n_vec_fns; k++) {
+			char name[64];
+
+			accelc_vec_variant_name(&accelc_vec_fns[k],
+						isas[i].isa, isas[i].lanes,
+						name, sizeof(name));
+			if (!dlsym(mvec, name))
+				fail_msg("libmvec has no %s (%s)", name,
+					 accelc_vec_fns[k].name);
+		}
+	dlclose(mvec);
+}
+
+/* One element-wise kernel per libmvec function, float and double. */
+static const char abi_source[] =
+	"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+	"#define K1(f, T) kernel void f##_##T(global T *o, global const T *x)"
+	" { size_t i = get_global_id(0); o[i] = f(x[i]); }\n"
+	"#define K2(f, T) kernel void f##_##T(global T *o, global const T *x,"
+	" global const T *y)"
+	" { size_t i = get_global_id(0); o[i] = f(x[i], y[i]); }\n"
+	"K1(sin, float) K1(cos, float) K1(exp, float) K1(log, float)\n"
+	"K2(pow, float)\n"
+	"K1(sin, double) K1(cos, double) K1(exp, double) K1(log, double)\n"
+	"K2(pow, double)\n"
+	/* builtins that reach libmvec at double the float lanes: the
+	 * widest variants of a level ('e' at 8 doubles on x86-64-v4) */
+	"K1(sinpi, float) K1(cospi, float) K1(tanpi, float)\n"
+	"kernel void pown_float(global float *o, global const float *x,"
+	" global const int *n)"
+	" { size_t i = get_global_id(0); o[i] = pown(x[i], n[i]); }\n"
+	"kernel void sincos_float(global float *o, global float *c,"
+	" global const float *x)"
+	" { size_t i = get_global_id(0); o[i] = sincos(x[i], c + i); }\n";
+
+/*
+ * Check each "call _ZGV..." in @p text: the instructions since the
+ * previous call or label must write the argument registers of the
+ * variant's width. Returns a bit per table base name seen.
+ */
+static unsigned check_calls(const char *level, const char *text, char isa,
+			    bool *widest)
+{
+	const char *block = text;
+	unsigned seen = 0;
+
+	for (const char *line = text; *line;) {
+		const char *end = strchrnul(line, '\n');
+		size_t n = (size_t)(end - line);
+		const char *call = memmem(line, n, "call", 4);
+		const char *zgv = memmem(line, n, "_ZGV", 4);
+
+		if (n && end[-1] == ':' && line[0] != '\t')
+			block = line;
+		if (call && zgv) {
+			char name[64] = "", r0[8], r1[8];
+			const char *reg;
+			unsigned args;
+
+			sscanf(zgv, "%63[A-Za-z0-9_]", name);
+			/* 'b' < 'd' < 'e': ISAs up to the level's */
+			if (name[4] > isa || !strchr("bde", name[4]))
+				fail_msg("%s: %s needs more than ISA '%c'",
+					 level, name, isa);
+			reg = name[4] == 'e' ? "zmm" :
+			      name[4] == 'd' ? "ymm" : "xmm";
+			args = strstr(name, "vv_") ? 2 : 1;
+			*widest |= name[4] == isa;
+			snprintf(r0, sizeof(r0), "%%%s0", reg);
+			snprintf(r1, sizeof(r1), "%%%s1", reg);
+			if (!memmem(block, (size_t)(line - block), r0,
+				    strlen(r0)) ||
+			    (args == 2 && !memmem(block, (size_t)(line - block),
+						  r1, strlen(r1))))
+				fail_msg("%s: %s called without its arguments "
+					 "in %s (%s%s):\n%.*s", level, name,
+					 r0, args == 2 ? "and " : "",
+					 args == 2 ? r1 : "",
+					 (int)(end - block), block);
+			for (size_t k = 0; k < accelc_n_vec_fns; k++) {
+				const char *base = accelc_vec_fns[k].base;
+				const char *u = strchr(name + 4, '_');
+
+				if (u && !strcmp(u + 1, base))
+					seen |= 1u << k;
+			}
+			block = end;
+		}
+		line = *end ? end + 1 : end;
+	}
+	return seen;
+}
+
+static void test_call_abi(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		struct accelc_options o = {
+			.struct_size = sizeof(o),
+			.flags = ACCELC_FLAG_KEEP_ASM | ACCELC_FLAG_NO_CACHE,
+			.target = levels[i],
+		};
+		struct accelc_result *res = NULL;
+		char *cpu, *features;
+		unsigned lanes, seen;
+		bool widest = false;
+		char isa;
+		int r;
+
+		if (!level_wanted(levels[i]))
+			continue;
+		assert_int_equal(accelc_target_resolve(levels[i], &cpu,
+						       &features, NULL), 0);
+		isa = accelc_vec_isa(features, &lanes);
+		r = accelc_compile(&o, abi_source, sizeof(abi_source) - 1,
+				   &res);
+		if (r)
+			fail_msg("%s: build failed (%d):\n%s", levels[i], r,
+				 accelc_result_get_log(res));
+		seen = check_calls(levels[i], accelc_result_get_asm(res), isa,
+				   &widest);
+		if (!widest)
+			fail_msg("%s: no call of an ISA '%c' variant", levels[i],
+				 isa);
+		/* every libmvec function is called through its variant */
+		for (size_t k = 0; k < accelc_n_vec_fns; k++)
+			if (!(seen & 1u << k))
+				fail_msg("%s: no vector call of %s", levels[i],
+					 accelc_vec_fns[k].base);
+		printf("%s: variants up to ISA '%c', every argument in its "
+		       "register\n", levels[i], isa);
+		accelc_result_free(res);
+		free(cpu);
+		free(features);
+	}
+}
+
+/* Code generation of every builtin, at each level. */
+static void test_builtins_codegen(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		LLVMContextRef ctx;
+		LLVMMemoryBufferRef mb, out = NULL;
+		LLVMModuleRef mod;
+		LLVMTargetMachineRef tm;
+		struct strbuf log = { 0 };
+		char *cpu, *features;
+		unsigned n = 0;
+		struct timespec t0, t1;
+
+		if (!level_wanted(levels[i]))
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		assert_int_equal(accelc_target_resolve(levels[i], &cpu,
+						       &features, NULL), 0);
+		ctx = LLVMContextCreate();
+		mb = LLVMCreateMemoryBufferWithMemoryRange(
+			accelc_builtins_bc,
+			(size_t)(accelc_builtins_bc_end - accelc_builtins_bc),
+			"builtins", 0);
+		assert_int_equal(LLVMParseBitcodeInContext2(ctx, mb, &mod), 0);
+		for (LLVMValueRef f = LLVMGetFirstFunction(mod); f;
+		     f = LLVMGetNextFunction(f))
+			n += !LLVMIsDeclaration(f);
+		assert_int_equal(accelc_create_tm(cpu, features, true, &tm,
+						  &log), 0);
+		if (accelc_optimize(mod, tm, cpu, features, false, false,
+				    &log) ||
+		    accelc_emit(mod, tm, LLVMObjectFile, &out, &log))
+			fail_msg("%s: builtins: %s", levels[i],
+				 log.buf ? log.buf : "");
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		printf("%s: %u builtin functions, %zu bytes of code (%.1f s)\n",
+		       levels[i], n, LLVMGetBufferSize(out),
+		       (double)(t1.tv_sec - t0.tv_sec) +
+			       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		assert_true(n > 1000);
+		LLVMDisposeMemoryBuffer(out);
+		LLVMDisposeTargetMachine(tm);
+		LLVMDisposeModule(mod);
+		LLVMDisposeMemoryBuffer(mb);
+		LLVMContextDispose(ctx);
+		strbuf_free(&log);
+		free(cpu);
+		free(features);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_in_libmvec),
+		cmocka_unit_test(test_call_abi),
+		cmocka_unit_test(test_builtins_codegen),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
