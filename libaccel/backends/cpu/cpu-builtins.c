@@ -155,16 +155,8 @@ sgemm_tile4_avx2(SGEMM_TILE4_ARGS)
 	sgemm_tile4(c, ldc, a, lda, p, kn, cols);
 }
 
-static bool sgemm_use_avx2(void)
-{
-	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
 #else
 #define sgemm_tile4_avx2 sgemm_tile4_base
-static bool sgemm_use_avx2(void)
-{
-	return false;
-}
 #endif
 
 /* One leftover row: c[0:cols) += a[0:kn] * strip. */
@@ -181,15 +173,15 @@ static void sgemm_tile1(float *restrict c, const float *restrict a,
 		c[j] += acc[j];
 }
 
-static void sgemm(void **args, const struct accel_wg_ctx *ctx)
+static inline __attribute__((always_inline)) void
+sgemm_wg(void **args, const struct accel_wg_ctx *ctx,
+	 void (*tile4)(SGEMM_TILE4_ARGS))
 {
 	float *C = ARG_PTR(args, 0, float);
 	const float *A = ARG_PTR(args, 1, const float);
 	const float *B = ARG_PTR(args, 2, const float);
 	uint64_t M = ARG_U32(args, 3), N = ARG_U32(args, 4), K = ARG_U32(args, 5);
 	uint64_t j0 = group_base(ctx, 0), i0 = group_base(ctx, 1);
-	void (*tile4)(SGEMM_TILE4_ARGS) =
-		sgemm_use_avx2() ? sgemm_tile4_avx2 : sgemm_tile4_base;
 	float *pack = ctx->local_mem;
 	uint64_t j1, i1, jp, np, kk, kn, i, s;
 
@@ -224,6 +216,16 @@ static void sgemm(void **args, const struct accel_wg_ctx *ctx)
 	}
 }
 
+static void sgemm(void **args, const struct accel_wg_ctx *ctx)
+{
+	sgemm_wg(args, ctx, sgemm_tile4_base);
+}
+
+static void sgemm_avx2(void **args, const struct accel_wg_ctx *ctx)
+{
+	sgemm_wg(args, ctx, sgemm_tile4_avx2);
+}
+
 #define ARG(kind_, size_, addr_, qual_, name_, type_)                          \
 	{                                                                      \
 		.struct_size = sizeof(struct accel_kernel_arg_desc),           \
@@ -256,25 +258,40 @@ static const struct accel_kernel_arg_desc sgemm_args[] = {
 	UINT("K"),
 };
 
-#define KERNEL(name_, args_, static_local_)                                    \
+#define KERNEL(name_, fn_, args_, static_local_)                               \
 	{                                                                      \
 		.struct_size = sizeof(struct accel_native_kernel_desc),        \
-		.name = #name_, .fn = name_, .n_args = ARRAY_SIZE(args_),       \
+		.name = #name_, .fn = fn_, .n_args = ARRAY_SIZE(args_),         \
 		.args = args_, .static_local_size = (static_local_),            \
 	}
 
+/* Local memory holds sgemm's packed B panel. */
 static const struct accel_native_kernel_desc built_in_kernels[] = {
-	KERNEL(fill_u32, fill_u32_args, 0),
-	KERNEL(copy_u8, copy_u8_args, 0),
-	/* Local memory holds the packed B panel. */
-	KERNEL(sgemm, sgemm_args, SGEMM_PACK_BYTES),
+	KERNEL(fill_u32, fill_u32, fill_u32_args, 0),
+	KERNEL(copy_u8, copy_u8, copy_u8_args, 0),
+	KERNEL(sgemm, sgemm, sgemm_args, SGEMM_PACK_BYTES),
 };
 
+/* The same with AVX2+FMA code, for x86-64-v3 and up. */
+static const struct accel_native_kernel_desc built_in_kernels_v3[] = {
+	KERNEL(fill_u32, fill_u32, fill_u32_args, 0),
+	KERNEL(copy_u8, copy_u8, copy_u8_args, 0),
+	KERNEL(sgemm, sgemm_avx2, sgemm_args, SGEMM_PACK_BYTES),
+};
+
+_Static_assert(ARRAY_SIZE(built_in_kernels) == ARRAY_SIZE(built_in_kernels_v3),
+	       "one kernel table per x86-64 level");
+
+/*
+ * Chosen by the code-generation level (cpu-target.c), not by what the
+ * host has alone, so ACCEL_CPU_TARGET=x86-64-v2 tests the plain code on
+ * any machine.
+ */
 int cpu_get_built_in_kernels(struct accel_device *dev _unused_,
 			     const struct accel_native_kernel_desc **ret,
 			     uint32_t *n)
 {
-	*ret = built_in_kernels;
+	*ret = cpu_code_level() >= 3 ? built_in_kernels_v3 : built_in_kernels;
 	*n = ARRAY_SIZE(built_in_kernels);
 	return 0;
 }

@@ -49,14 +49,20 @@ static unsigned affinity_cpus(void)
 	return online > 0 ? (unsigned)online : 1;
 }
 
-/* Widest SIMD register the CPU (and OS) supports, in bytes. */
+/*
+ * Widest SIMD register the CPU (and OS) supports, in bytes, at the code
+ * level in force (ACCEL_CPU_TARGET may narrow it).
+ */
 static unsigned simd_bytes(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
+	unsigned level = cpu_code_level();
+
 	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx512f"))
+	if (level >= 4 && __builtin_cpu_supports("avx512f"))
 		return 64;
-	if (__builtin_cpu_supports("avx2") || __builtin_cpu_supports("avx"))
+	if (level >= 3 || (level == 2 && __builtin_cpu_supports("avx") &&
+			   !secure_getenv("ACCEL_CPU_TARGET")))
 		return 32;
 #endif
 	return 16;

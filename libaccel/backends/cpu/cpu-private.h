@@ -185,6 +185,8 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd);
  * value of ACCEL_CPU_TARGET (ACCEL_DEVICE_STRING_CODE_TARGET).
  */
 void cpu_code_target(char *buf, size_t size);
+/* The x86-64 level code runs at: the host's, or lower if narrowed. */
+unsigned cpu_code_level(void);
 
 int cpu_get_built_in_kernels(struct accel_device *dev,
 			     const struct accel_native_kernel_desc **ret,
