@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "binary.h"
 #include "result.h"
@@ -158,35 +159,72 @@ static int code_memfd(const void *code, size_t size, int *ret)
 }
 
 /*
- * dlopen() matches names before files: while a library loaded as
- * /proc/self/fd/N stays loaded (fiber programs stay until thread exit),
- * dlopen() of that name returns it, whatever fd N is now. So move the
- * memfd to a number whose name nothing loaded has. Race-free, as no one
- * else can take the name of an fd we hold open.
+ * dlopen() matches names before files: while a library stays loaded under
+ * a name (a live program, or one pinned after its release), dlopen() of
+ * that name returns it, whatever the name leads to now, and the name
+ * /proc/self/fd/N comes back with every reuse of fd N. So the name also
+ * spells the memfd's inode number, in steps the kernel skips: "./" for a
+ * 1 bit, "/" (an empty step) for a 0 bit, highest bit first, then N; inode
+ * 6 as fd 9 is /proc/self/fd/././/9. A loaded object keeps its inode in
+ * use, so no loaded object can have the name, short of the kernel reusing
+ * an inode number that is in use; glibc, which compares files (device,
+ * inode) after names, would hand back the old object then too: RTLD_NOLOAD
+ * catches both, and a new memfd has a new inode. No file is written, and
+ * the name costs a string, whatever number of objects are loaded.
  */
-static int pick_path(struct accelc_result *res)
+static int code_path(int fd, char **ret)
 {
-	for (int tries = 0; tries < 1024; tries++) {
-		void *old;
-		int fd;
+	char buf[sizeof("/proc/self/fd/") + 2 * 64 + 12];
+	struct stat st;
+	size_t len = strlen("/proc/self/fd/");
+	int bit = 63;
 
-		free(res->path);
-		if (asprintf(&res->path, "/proc/self/fd/%d",
-			     res->code_fd) < 0) {
-			res->path = NULL;
-			return -ENOMEM;
-		}
-		old = dlopen(res->path, RTLD_LAZY | RTLD_NOLOAD);
-		if (!old)
-			return 0;
-		dlclose(old);
-		fd = fcntl(res->code_fd, F_DUPFD_CLOEXEC, res->code_fd + 1);
-		if (fd < 0)
-			return -errno;
-		close(res->code_fd);
-		res->code_fd = fd;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	memcpy(buf, "/proc/self/fd/", len);
+	while (bit > 0 && !((uint64_t)st.st_ino >> bit))
+		bit--;
+	for (; bit >= 0; bit--) {
+		if (((uint64_t)st.st_ino >> bit) & 1)
+			buf[len++] = '.';
+		buf[len++] = '/';
 	}
-	return -EMFILE;
+	snprintf(buf + len, sizeof(buf) - len, "%d", fd);
+	*ret = strdup(buf);
+	return *ret ? 0 : -ENOMEM;
+}
+
+/* Is an object loaded under @p path, or from the file it names? */
+static bool loaded(const char *path)
+{
+	void *old = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+
+	if (old)
+		dlclose(old);
+	return old != NULL;
+}
+
+#define CODE_TRIES 4
+
+/* res->code_fd and res->path: the code in a memfd, its name to load by */
+static int load_code(struct accelc_result *res, const void *code,
+		     size_t size)
+{
+	int r = 0;
+
+	for (int tries = 0; tries < CODE_TRIES; tries++) {
+		r = code_memfd(code, size, &res->code_fd);
+		if (!r)
+			r = code_path(res->code_fd, &res->path);
+		if (r || !loaded(res->path))
+			return r;
+		free(res->path);
+		res->path = NULL;
+		close(res->code_fd);
+		res->code_fd = -1;
+		r = -EEXIST;
+	}
+	return r;
 }
 
 int accelc_result_set_container(struct accelc_result *res, void *container,
@@ -213,9 +251,7 @@ int accelc_result_set_container(struct accelc_result *res, void *container,
 				      "'%s': %s\n", b.cpu, err);
 	}
 	if (!r && features)
-		r = code_memfd(b.code, b.code_size, &res->code_fd);
-	if (!r && res->code_fd >= 0)
-		r = pick_path(res);
+		r = load_code(res, b.code, b.code_size);
 	if (!r) {
 		res->kernels = calloc(b.n_kernels ? b.n_kernels : 1,
 				      sizeof(*res->kernels));

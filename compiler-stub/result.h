@@ -16,7 +16,7 @@ struct accelc_result {
 	const void *code; /* the shared object, inside container */
 	size_t code_size;
 	int code_fd;      /* sealed memfd with the code, -1 */
-	char *path;       /* /proc/self/fd/<code_fd> */
+	char *path;       /* /proc/self/fd/<code_fd>, see code_path() */
 	char *ir;
 	char *asm_text;
 	struct kernel_desc *kernels;
