@@ -84,16 +84,69 @@ static int next_word(const char **pp, char **ret)
 	return 1;
 }
 
+static bool ident_start(char c)
+{
+	return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static bool ident_char(char c)
+{
+	return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/*
+ * Past the ')' of a macro's parameter list (@p s is past its '('), NULL
+ * if malformed: identifiers split by commas, the last one possibly "..."
+ * or GNU's "name...", none at all.
+ */
+static const char *macro_params(const char *s)
+{
+	s = skip_blanks(s);
+	if (*s == ')')
+		return s + 1;
+	for (;;) {
+		if (ident_start(*s))
+			while (ident_char(*s))
+				s++;
+		else if (strncmp(s, "...", 3))
+			return NULL;
+		if (!strncmp(s, "...", 3)) {
+			s = skip_blanks(s + 3);
+			return *s == ')' ? s + 1 : NULL;
+		}
+		s = skip_blanks(s);
+		if (*s == ')')
+			return s + 1;
+		if (*s != ',')
+			return NULL;
+		s = skip_blanks(s + 1);
+	}
+}
+
+/*
+ * What -D takes, as clang does: NAME or NAME(params), then nothing or
+ * '=' and any value (clang cuts it at a newline). clang copies the part
+ * before '=' into a "#define" line as it is, so that part may hold the
+ * name and parameters only (a newline there would add lines of any kind).
+ * Starting with an identifier also keeps the argument from being taken
+ * for clang's "@file" (options read from a file).
+ */
 static bool valid_macro(const char *s)
 {
-	if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') ||
-	      (*s >= 'a' && *s <= 'z')))
+	if (!ident_start(*s))
 		return false;
-	for (; *s && *s != '='; s++)
-		if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
-			return false;
-	return true;
+	while (ident_char(*s))
+		s++;
+	if (*s == '(')
+		s = macro_params(s + 1);
+	return s && (!*s || *s == '=');
 }
 
 static int parse_std(const char *v, unsigned *std)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Build options and kernel information. Options through the public API:
- * -D, -I, -cl-std (version and feature macros), -cl-opt-disable,
+ * -D (object-like and function-like macros, what clang takes), -I,
+ * -cl-std (version and feature macros), -cl-opt-disable,
  * -cl-mad-enable, -cl-fast-relaxed-math, -cl-finite-math-only,
  * -cl-denorms-are-zero, -w, -Werror, -cl-kernel-arg-info, unknown ones
  * rejected. Kernel information: what the public API describes, then
@@ -142,6 +143,65 @@ static void test_options(void **state)
 	rmdir(dir);
 }
 
+/* function-like -D macros, as hashcat's kernels are built */
+static const char macro_src[] =
+	"kernel void m(global int *out)\n"
+	"{\n"
+	"	constant char *s = XM2S(ab c);\n"
+	"	out[0] = s[0] + s[3] * 1000;\n"
+	"	out[1] = sizeof(XM2S(ab c));\n"
+	"	out[2] = CAT(4, 2);\n"
+	"	out[3] = ADD(3, 4);\n"
+	"	out[4] = FIRST(9, 8, 7);\n"
+	"	out[5] = LAST(1, 2, 5);\n"
+	"	out[6] = NONE();\n"
+	"	out[7] = ONE(0);\n"
+	"	out[8] = SPACED(2, 3);\n"
+	"}\n";
+
+static void test_function_macros(void **state)
+{
+	struct test_env *env = *state;
+	static const char *const bad[] = {
+		"-DF(x", "-DF(x,)=x", "-DF(1)=x", "-DF(x y)=x", "-DF(...,x)=x",
+		"-DF()x=1", "-D'F (x)=x'", "-D'X\n#define Y 1'", "-D @file",
+		"-D=1", "-D -O3",
+	};
+	struct accel_program *prog;
+	struct accel_buffer *b;
+	char *log = NULL;
+	int out[9];
+
+	prog = ct_build(env, macro_src,
+			"-DXM2S(x)=#x -DCAT(a,b)=a##b "
+			"-D 'ADD( a , b )=((a) + (b))' -DFIRST(x,...)=x "
+			"-DLAST(a,b,rest...)=rest -DNONE()=6 -DONE(x) "
+			"-D\"SPACED(a,\tb)=a * b + 1\"");
+	b = ct_buffer(env, sizeof(out), NULL);
+	CT_RUN(env, prog, "m", 1, 1, CT_BUF(b));
+	test_read(env, b, 0, sizeof(out), out);
+	accel_buffer_unref(b);
+	accel_program_unref(prog);
+	assert_int_equal(out[0], 'a' + 'c' * 1000);
+	assert_int_equal(out[1], 5);
+	assert_int_equal(out[2], 42);
+	assert_int_equal(out[3], 7);
+	assert_int_equal(out[4], 9);
+	assert_int_equal(out[5], 5);
+	assert_int_equal(out[6], 6);
+	assert_int_equal(out[7], 1);
+	assert_int_equal(out[8], 7);
+
+	/* a malformed head, or anything else where clang writes the name */
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(bad); i++) {
+		assert_int_equal(ct_build_fail(env, macro_src, bad[i], &log),
+				 -EINVAL);
+		if (!strstr(log, "invalid macro definition"))
+			fail_msg("%s: %s", bad[i], log);
+		free(log);
+	}
+}
+
 static const char info_src[] =
 	"typedef struct { char c; double d; int i; } S;\n"
 	"kernel __attribute__((reqd_work_group_size(8, 4, 1)))\n"
@@ -241,6 +301,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_options, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_function_macros,
+						test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_info,
 						test_env_setup,

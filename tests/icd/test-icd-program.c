@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Programs and kernels through the ICD loader: building from source (logs,
- * status, options, failures), binaries round trip, built-in kernels,
+ * status, options, function-like -D macros, failures), binaries round trip, built-in kernels,
  * compile + link, kernel objects, arguments and their errors, argument and
  * work-group info.
  */
@@ -130,6 +130,70 @@ static void test_build_failures(void **state)
 	assert_int_equal(err, CL_INVALID_VALUE);
 	assert_int_equal(clRetainProgram((cl_program)env->ctx),
 			 CL_INVALID_PROGRAM);
+}
+
+/* hashcat builds with -DXM2S(x)=#x and friends: function-like macros */
+static void test_macro_options(void **state)
+{
+	struct icd_env *env = *state;
+	const char *msrc = "kernel void m(global char *out)\n"
+			   "{\n"
+			   "	constant char *s = XM2S(hash cat);\n"
+			   "	for (int i = 0; i < 9; i++)\n"
+			   "		out[i] = s[i];\n"
+			   "	out[9] = CAT(4, 2);\n"
+			   "}\n";
+	const char *opts = "-DXM2S(x)=#x -D \"CAT(a, b)=a##b\"";
+	cl_program p, linked;
+	char out[10], buf[64];
+	size_t g = 1;
+	cl_int err;
+	cl_mem b;
+	cl_kernel k;
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	p = icd_test_build(env, msrc, opts);
+	CL_OK(clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_OPTIONS,
+				    sizeof(buf), buf, NULL));
+	assert_string_equal(buf, opts);
+	/* compiled and linked separately too */
+	linked = clCreateProgramWithSource(env->ctx, 1, &msrc, NULL, &err);
+	CL_OK(err);
+	CL_OK(clCompileProgram(linked, 0, NULL, opts, 0, NULL, NULL, NULL,
+			       NULL));
+	CL_OK(clReleaseProgram(p));
+	p = clLinkProgram(env->ctx, 0, NULL, NULL, 1, &linked, NULL, NULL,
+			  &err);
+	CL_OK(err);
+	CL_OK(clReleaseProgram(linked));
+
+	b = clCreateBuffer(env->ctx, CL_MEM_WRITE_ONLY, sizeof(out), NULL,
+			   &err);
+	CL_OK(err);
+	k = clCreateKernel(p, "m", &err);
+	CL_OK(err);
+	CL_OK(clSetKernelArg(k, 0, sizeof(b), &b));
+	CL_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &g, NULL, 0,
+				     NULL, NULL));
+	CL_OK(clEnqueueReadBuffer(env->queue, b, CL_TRUE, 0, sizeof(out), out,
+				  0, NULL, NULL));
+	assert_string_equal(out, "hash cat");
+	assert_int_equal(out[9], 42);
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseMemObject(b));
+	CL_OK(clReleaseProgram(p));
+
+	/* malformed, or trying to be more than a macro */
+	p = clCreateProgramWithSource(env->ctx, 1, &msrc, NULL, &err);
+	CL_OK(err);
+	assert_int_equal(clBuildProgram(p, 0, NULL, "-DXM2S(x=#x", NULL,
+					NULL),
+			 CL_INVALID_BUILD_OPTIONS);
+	assert_int_equal(clCompileProgram(p, 0, NULL, "-D @file", 0, NULL,
+					  NULL, NULL, NULL),
+			 CL_INVALID_COMPILER_OPTIONS);
+	CL_OK(clReleaseProgram(p));
 }
 
 static unsigned notified;
@@ -582,6 +646,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_build),
 		T(test_build_failures),
+		T(test_macro_options),
 		T(test_binaries),
 		T(test_built_in),
 		T(test_compile_link),
