@@ -25,7 +25,25 @@ LIBM1(round) LIBM1(sin) LIBM1(sinh) LIBM1(sqrt) LIBM1(tan) LIBM1(tanh)
 LIBM1(tgamma) LIBM1(trunc)
 
 LIBM2(atan2) LIBM2(copysign) LIBM2(fdim) LIBM2(fmod) LIBM2(hypot)
-LIBM2(nextafter) LIBM2(pow) LIBM2(remainder)
+LIBM2(nextafter) LIBM2(pow)
+
+/* remainder: a zero takes the sign of x (IEEE 754), which glibc's double
+ * one gets wrong for |y| <= 2^-1020: remainder(0x1.8bf3185aaf192p-890,
+ * -0x1p-1022) = -0 */
+float OVL remainder(float x, float y)
+{
+	float r = __builtin_remainderf(x, y);
+
+	return r == 0.0f ? copysign(0.0f, x) : r;
+}
+double OVL remainder(double x, double y)
+{
+	double r = __builtin_remainder(x, y);
+
+	return r == 0.0 ? copysign(0.0, x) : r;
+}
+SPLIT2(remainder, float, float, float)
+SPLIT2(remainder, double, double, double)
 
 /* cbrt: glibc's double one is up to 4 ulp off, OpenCL allows 2. One
  * Newton step with the residual computed exactly (fma), on x scaled by a

@@ -32,24 +32,33 @@ double libm_lgamma_r(double, int *) __asm__("lgamma_r");
 		*c = cos(x);                                                   \
 		return sin(x);                                                 \
 	}                                                                      \
-	/* libm gives 3 bits of the quotient, OpenCL wants 7: reducing x  \
-	 * modulo 128 y first keeps the remainder and those bits */           \
+	/* libm gives 3 bits of the quotient, OpenCL wants 7: reducing x       \
+	 * modulo 128 y first keeps the remainder and those bits. From         \
+	 * |y| = MAX / 256 on, 128 y could overflow; there the quotient is     \
+	 * at most 256, and halving x, y and r is exact (multiples of a big    \
+	 * power of 2, or r = x where the quotient is 0). */                   \
 	static T OVL i_remquo(T x, T y, __private int *q)                      \
 	{                                                                      \
-		T r = remainder(x, y), x7 = x;                                 \
+		T r = remainder(x, y), h = (T)0.5;                             \
 		int k;                                                         \
 		*q = 0;                                                        \
 		if (isnan(r))                                                  \
 			return r;                                              \
-		if (fabs(y) < (T)MAX_##F / (T)128)                             \
-			x7 = fmod(x, (T)128 * y);                              \
-		k = (int)fabs(rint((x7 - r) / y)) & 127;                       \
+		if (fabs(y) < (T)MAX_##F / (T)256)                             \
+			k = (int)fabs(rint((fmod(x, (T)128 * y) - r) / y));    \
+		else                                                           \
+			k = (int)fabs(rint((x * h - r * h) / (y * h)));        \
+		k &= 127;                                                      \
 		*q = signbit(x) != signbit(y) ? -k : k;                        \
 		return r;                                                      \
 	}                                                                      \
+	/* OpenCL: the sign is 0 at the poles, zero and negative integers */   \
 	static T OVL i_lgamma_r(T x, __private int *s)                         \
 	{                                                                      \
-		return LGR_##F(x, s);                                          \
+		T r = LGR_##F(x, s);                                           \
+		if (x <= (T)0 && x == rint(x) && isfinite(x))                  \
+			*s = 0;                                                \
+		return r;                                                      \
 	}
 
 #define SCALAR1(AS, T, F, P)                                                   \
