@@ -110,9 +110,10 @@ struct accelc_options {
 	/** cache size cap in bytes; 0: $ACCEL_CACHE_MAX_SIZE, 256 MiB */
 	uint64_t cache_max_size;
 	/**
-	 * target to generate for when @c cpu is NULL: "host" or an x86-64
-	 * level ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"; see
-	 * accelc_target_resolve()); NULL: $ACCEL_CPU_TARGET, else "host"
+	 * target to generate for when @c cpu is NULL: "host", an x86-64
+	 * level ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4") or a CPU
+	 * name (see accelc_target_resolve()); NULL: $ACCEL_CPU_TARGET, else
+	 * "host"
 	 */
 	const char *target;
 };
@@ -285,14 +286,16 @@ ACCELC_API int accelc_host_cpu(char **name, char **features);
 
 /**
  * The CPU name and feature string of a code-generation target: "host" (or
- * "native"), or an x86-64 micro-architecture level of the psABI
- * ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4": LLVM's CPU of that
- * name with exactly the level's features, every other feature off).
- * Caller frees @p cpu and @p features with free().
+ * "native"), an x86-64 micro-architecture level of the psABI ("x86-64",
+ * "x86-64-v2", "x86-64-v3", "x86-64-v4": LLVM's CPU of that name with
+ * exactly the level's features, every other feature off), or a CPU clang
+ * knows ("rocketlake", "znver4": the features clang's -march=NAME
+ * enables, asked of clang). Caller frees @p cpu and @p features.
  *
  * @param target the name; NULL: $ACCEL_CPU_TARGET, else "host"
  * @param runs if not NULL, set to whether this CPU can run the code
- * @return 0; -EINVAL (unknown name); -ENOMEM
+ * @return 0; -EINVAL (unknown name); -ENOENT (a CPU name, and no clang);
+ *         -ENOMEM; another -errno
  */
 ACCELC_API int accelc_target_resolve(const char *target, char **cpu,
 				     char **features, int *runs);

@@ -469,7 +469,7 @@ int job_prepare(struct job *j)
 		if (r == -EINVAL)
 			strbuf_printf(j->log, "error: unknown target '%.64s'%s "
 				      "(host, x86-64, x86-64-v2, x86-64-v3, "
-				      "x86-64-v4)\n", t, j->o.target ? "" :
+				      "x86-64-v4, or a CPU clang knows)\n", t, j->o.target ? "" :
 				      " in ACCEL_CPU_TARGET");
 		if (r)
 			return r;

@@ -5,16 +5,22 @@
  * every level can be built, and run where the host has them, on any
  * machine. A level names LLVM's CPU of that name (its tuning: -v4 prefers
  * 256-bit vectors like Intel's AVX-512 cores) and exactly the level's
- * features: every other feature the host has is turned off.
+ * features: every other feature the host has is turned off. Any other
+ * name is a CPU clang knows (-march=NAME): its features are what clang
+ * enables for it, read from the "target-features" of a function clang
+ * compiles for that CPU.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "accelc-private.h"
 #include "binary.h"
+#include "job.h"
 
 /* LLVM's names of each level's features, each level adding to the last */
 static const char *const level_features[][10] = {
@@ -63,19 +69,40 @@ static bool listed(const char *features, const char *feat)
 	return false;
 }
 
-/* The host's feature list with exactly @p level's features on. */
-static char *level_feature_string(int level, const char *host)
+/* Is "+feat" (@p n bytes) in clang's feature list @p list? */
+static bool in_list(const char *list, const char *feat, size_t n)
+{
+	for (const char *p = list; *p;) {
+		const char *end = strchrnul(p, ',');
+
+		if ((size_t)(end - p) == n + 1 && *p == '+' &&
+		    !memcmp(p + 1, feat, n))
+			return true;
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+/*
+ * The host's feature list with exactly @p level's features on, or with
+ * @p list's (a CPU's, from clang) when @p level is negative. Features
+ * the host list does not name stay as the CPU name implies them.
+ */
+static char *feature_string(int level, const char *list, const char *host)
 {
 	struct strbuf s = { 0 };
 
 	for (const char *p = host; *p;) {
 		const char *end = strchrnul(p, ',');
 		size_t n = (size_t)(end - p);
+		/* clang lists neither 64bit nor cmov: baseline, always on */
+		bool on = level >= 0 ? in_level(level, p + 1, n - 1) :
+				       in_level(0, p + 1, n - 1) ||
+					       in_list(list, p + 1, n - 1);
 
 		if (n > 1)
 			strbuf_printf(&s, "%s%c%.*s", s.len ? "," : "",
-				      in_level(level, p + 1, n - 1) ? '+' : '-',
-				      (int)(n - 1), p + 1);
+				      on ? '+' : '-', (int)(n - 1), p + 1);
 		p = *end ? end + 1 : end;
 	}
 	for (int l = 0; l <= level; l++)
@@ -90,6 +117,88 @@ static char *level_feature_string(int level, const char *host)
 	return s.buf ? s.buf : strdup("");
 }
 
+/*
+ * What clang enables for -march=@p cpu (malloc'ed "+a,+b" list).
+ * @return 0, -EINVAL (clang knows no such CPU), -ENOENT (no clang),
+ * -errno
+ */
+static int clang_cpu_features(const char *cpu, char **ret)
+{
+	static const char probe[] = "void f(void) {}\n";
+	const char *base = secure_getenv("TMPDIR");
+	struct strbuf out = { 0 };
+	struct argv a = { 0 };
+	char *clang = NULL, *dir = NULL, *src = NULL, *march = NULL;
+	const char *p, *end;
+	int r;
+
+	if (strlen(cpu) > 64 || strspn(cpu, "abcdefghijklmnopqrstuvwxyz"
+				       "0123456789-_") != strlen(cpu))
+		return -EINVAL;
+	r = accelc_find_clang(NULL, &clang);
+	if (r)
+		return r;
+	if (asprintf(&dir, "%s/accelc-XXXXXX", base && *base ? base :
+		     "/tmp") < 0) {
+		dir = NULL;
+		r = -ENOMEM;
+		goto out;
+	}
+	if (!mkdtemp(dir)) {
+		r = -errno;
+		free(dir);
+		dir = NULL;
+		goto out;
+	}
+	if (asprintf(&src, "%s/cpu.c", dir) < 0 ||
+	    asprintf(&march, "-march=%s", cpu) < 0) {
+		src = march = NULL;
+		r = -ENOMEM;
+		goto out;
+	}
+	r = accelc_write_file(src, probe, sizeof(probe) - 1);
+	if (r)
+		goto out;
+	argv_add(&a, clang);
+	argv_add(&a, "-target");
+	argv_add(&a, "x86_64-unknown-linux-gnu");
+	argv_add(&a, march);
+	argv_add(&a, "-S");
+	argv_add(&a, "-emit-llvm");
+	argv_add(&a, "-o");
+	argv_add(&a, "-");
+	argv_add(&a, src);
+	if (a.oom) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = accelc_spawn(a.v, &out, 30000);
+	if (r > 0)
+		r = -EINVAL; /* "unknown target CPU" */
+	if (r)
+		goto out;
+	p = out.buf ? strstr(out.buf, "\"target-features\"=\"") : NULL;
+	end = p ? strchr(p + 19, '"') : NULL;
+	if (!end) {
+		r = -EIO;
+		goto out;
+	}
+	*ret = strndup(p + 19, (size_t)(end - p - 19));
+	r = *ret ? 0 : -ENOMEM;
+out:
+	if (src)
+		unlink(src);
+	if (dir)
+		rmdir(dir);
+	free(src);
+	free(dir);
+	free(march);
+	free(clang);
+	argv_free(&a);
+	strbuf_free(&out);
+	return r;
+}
+
 const char *accelc_target_default(void)
 {
 	const char *env = secure_getenv("ACCEL_CPU_TARGET");
@@ -100,7 +209,8 @@ const char *accelc_target_default(void)
 int accelc_target_resolve(const char *target, char **cpu, char **features,
 			  int *runs)
 {
-	char *hc = NULL, *hf = NULL, *c = NULL, *f = NULL;
+	char *hc = NULL, *hf = NULL, *c = NULL, *f = NULL, *list = NULL;
+	bool host;
 	int level, r;
 
 	if (!cpu || !features)
@@ -108,18 +218,24 @@ int accelc_target_resolve(const char *target, char **cpu, char **features,
 	if (!target)
 		target = accelc_target_default();
 	level = level_of(target);
-	if (level < 0 && strcmp(target, "host") && strcmp(target, "native"))
-		return -EINVAL;
+	host = !strcmp(target, "host") || !strcmp(target, "native");
+	if (level < 0 && !host) {
+		r = clang_cpu_features(target, &list);
+		if (r)
+			return r;
+	}
 	r = accelc_host_cpu(&hc, &hf);
-	if (r)
+	if (r) {
+		free(list);
 		return r;
-	if (level < 0) {
+	}
+	if (host) {
 		c = hc;
 		f = hf;
 		hc = hf = NULL;
 	} else {
-		c = strdup(level_names[level]);
-		f = level_feature_string(level, hf);
+		c = strdup(level >= 0 ? level_names[level] : target);
+		f = feature_string(level, list, hf);
 	}
 	if (!c || !f) {
 		r = -ENOMEM;
@@ -135,6 +251,7 @@ out:
 	free(f);
 	free(hc);
 	free(hf);
+	free(list);
 	return r;
 }
 
