@@ -4,6 +4,7 @@
  * Anything else is an error, so that an option a program relies on is
  * never silently dropped. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,6 +202,18 @@ int accelc_parse_options(const char *options, struct accelc_build_opts *out,
 				goto fail;
 			}
 			argv_add(&o.clang_args, w[1] == 'D' ? "-D" : "-I");
+			/* clang takes an argument "@x" for a file of more
+			 * options; "./@x" is the same directory */
+			if (w[1] == 'I' && arg[0] == '@') {
+				char *dot = NULL;
+
+				if (asprintf(&dot, "./%s", arg) < 0) {
+					r = -ENOMEM;
+					goto fail;
+				}
+				free(arg);
+				arg = dot;
+			}
 			argv_add(&o.clang_args, arg);
 			free(arg);
 			arg = NULL;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "accelc.h"
 #include "compiler-test.h"
@@ -140,6 +141,58 @@ static void test_options(void **state)
 	free(log);
 
 	unlink(path);
+	rmdir(dir);
+}
+
+/* clang reads an argument "@x" as a file of options: not from -I */
+static void test_include_at(void **state)
+{
+	struct test_env *env = *state;
+	char dir[] = "/tmp/accel-opt-XXXXXX", path[96], inc[64], rsp[64];
+	char opts[256], cwd[4096];
+	int out[9];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/probe.h", dir);
+	snprintf(inc, sizeof(inc), "%s/@inc", dir);
+	snprintf(rsp, sizeof(rsp), "%s/rsp", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#define PROBE_H 42\n", f);
+	fclose(f);
+	/* -I would take "/", the rest would be options */
+	f = fopen(rsp, "w");
+	assert_non_null(f);
+	fputs("/ -DFOO=99\n", f);
+	fclose(f);
+
+	snprintf(opts, sizeof(opts), "-I %s -I @%s", dir, rsp);
+	run_probe(env, opts, out);
+	assert_int_equal(out[3], 42);
+	assert_int_equal(out[1], 0);
+	snprintf(opts, sizeof(opts), "-I%s -I@%s", dir, rsp);
+	run_probe(env, opts, out);
+	assert_int_equal(out[1], 0);
+
+	/* a directory whose name starts with '@' still is one */
+	assert_int_equal(mkdir(inc, 0700), 0);
+	snprintf(path, sizeof(path), "%s/probe.h", inc);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#define PROBE_H 43\n", f);
+	fclose(f);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	run_probe(env, "-I @inc", out);
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(out[3], 43);
+
+	unlink(path);
+	rmdir(inc);
+	snprintf(path, sizeof(path), "%s/probe.h", dir);
+	unlink(path);
+	unlink(rsp);
 	rmdir(dir);
 }
 
@@ -301,6 +354,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_options, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_include_at,
+						test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_function_macros,
 						test_env_setup,
