@@ -126,6 +126,16 @@ static bool self_contained(const char *text, size_t len)
 	return true;
 }
 
+/* -D values are text as well: HAS=__has_include(...), T=__TIME__ */
+static bool defines_self_contained(const struct argv *args)
+{
+	for (size_t i = 0; i + 1 < args->n; i++)
+		if (!strcmp(args->v[i], "-D") &&
+		    !self_contained(args->v[i + 1], strlen(args->v[i + 1])))
+			return false;
+	return true;
+}
+
 /*
  * The builtins library and fiber runtime (megabytes of bitcode), this
  * module's and libLLVM's files are part of every key but never change in
@@ -185,7 +195,8 @@ int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
 	char *out;
 	int r;
 
-	if (self_contained(text, len)) {
+	if (self_contained(text, len) &&
+	    defines_self_contained(&bo->clang_args)) {
 		hash_build(&h, "source", o, clang, cpu, features);
 		accelc_sha256_update(&h, text, len);
 		return accelc_sha256_final(&h, key);

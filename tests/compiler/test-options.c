@@ -5,11 +5,12 @@
  * -cl-std (version and feature macros), -cl-opt-disable,
  * -cl-mad-enable, -cl-fast-relaxed-math, -cl-finite-math-only,
  * -cl-denorms-are-zero, -w, -Werror, -cl-kernel-arg-info, unknown ones
- * rejected. Kernel information: what the public API describes, then
- * what only accelc reports (access qualifiers, alignment, hints, the
- * barrier flag).
+ * rejected; -D values in the cache key. Kernel information: what the
+ * public API describes, then what only accelc reports (access qualifiers,
+ * alignment, hints, the barrier flag).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +256,78 @@ static void test_function_macros(void **state)
 	}
 }
 
+static void rm_tree(const char *path)
+{
+	struct dirent *e;
+	DIR *d = opendir(path);
+	char p[512];
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", path, e->d_name);
+		if (e->d_type == DT_DIR)
+			rm_tree(p);
+		else
+			unlink(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+}
+
+static uint32_t cache_status(const struct accelc_options *o, const char *src)
+{
+	struct accelc_result *res = NULL;
+	uint32_t st;
+	int r = accelc_compile(o, src, strlen(src), &res);
+
+	if (r == -ENOENT)
+		skip();
+	if (r)
+		fail_msg("%s", accelc_result_get_log(res));
+	st = accelc_result_get_cache_status(res);
+	accelc_result_free(res);
+	return st;
+}
+
+/*
+ * A -D value is as much part of the text as the source: one that names a
+ * file (__has_include) or the time must not let a source without them
+ * skip the preprocessor in the cache key.
+ */
+static void test_cache_define_values(void **state)
+{
+	static const char src[] = "kernel void k(global int *o)\n"
+				  "{\n"
+				  "#if HAS\n"
+				  "	o[0] = 1;\n"
+				  "#endif\n"
+				  "}\n";
+	char dir[] = "/tmp/accel-opt-XXXXXX", cache[64], hdr[64], opts[128];
+	struct accelc_options o = { .struct_size = sizeof(o) };
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	snprintf(hdr, sizeof(hdr), "%s/h.h", dir);
+	snprintf(opts, sizeof(opts), "-DHAS=__has_include(\\\"%s\\\")", hdr);
+	o.cache_dir = cache;
+	o.build_options = opts;
+
+	assert_int_equal(cache_status(&o, src), ACCELC_CACHE_MISS);
+	assert_int_equal(cache_status(&o, src), ACCELC_CACHE_HIT);
+	/* HAS is 1 now: another program */
+	f = fopen(hdr, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(cache_status(&o, src), ACCELC_CACHE_MISS);
+	assert_int_equal(cache_status(&o, src), ACCELC_CACHE_HIT);
+
+	rm_tree(dir);
+}
+
 static const char info_src[] =
 	"typedef struct { char c; double d; int i; } S;\n"
 	"kernel __attribute__((reqd_work_group_size(8, 4, 1)))\n"
@@ -365,6 +438,7 @@ int main(void)
 						test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test(test_accelc_info),
+		cmocka_unit_test(test_cache_define_values),
 	};
 
 	return TEST_RUN_GROUP("compiler-options", tests);
