@@ -15,7 +15,7 @@ double libm_lgamma_r(double, int *) __asm__("lgamma_r");
 		*ip = fl;                                                      \
 		if (isnan(x))                                                  \
 			return x;                                              \
-		if (isinf(x))                                                  \
+		if (isinf(x) || x == (T)0) /* fract(-0) = -0 too */          \
 			return copysign((T)0, x);                              \
 		return fmin(x - fl, (T)(1.0 - (T)EPS_##F / 2));                \
 	}                                                                      \

@@ -294,7 +294,7 @@ static void ref_fract(L a, L b, L c, int n, struct out *o)
 	o->r2 = floor(TA);
 	if (isnan(a))
 		o->r = a;
-	else if (isinf(a))
+	else if (isinf(a) || a == 0) /* fract(-0) = -0 */
 		o->r = copysignl(0.0L, a);
 	else
 		o->r = fmin(TA - floor(TA), nextafter((T)1, (T)0));
