@@ -217,6 +217,34 @@ else
 fi
 restore_rnd_bits
 
+# ---- clients ---------------------------------------------------------------------
+#
+# Real OpenCL clients from Debian (piglit's cl profile, CLBlast's tests) on
+# build/'s ICD, compared with PoCL (tests/clients/README.md); fails on a
+# libaccel-only failure. Exit 77 (a package missing) is reported, not failed.
+
+say "OpenCL clients on build/ (tests/clients/run-clients.sh)"
+start=$SECONDS
+clients_log=$PWD/build/clients.log
+if ! cmake --build build --parallel "$jobs" >/dev/null 2>&1; then
+	record clients FAIL "not run: build/ does not build"
+else
+	tests/clients/run-clients.sh build 2>&1 | tee "$clients_log"
+	rc=${PIPESTATUS[0]}
+	line=$(grep -E '^(piglit-cl|clblast): ' "$clients_log" |
+		paste -sd '|' | sed 's/|/; /g')
+	only=$(grep -E '^libaccel-only failures: ' "$clients_log")
+	line="$line${only:+; $only} ($((SECONDS - start))s)"
+	if [ "$rc" -eq 0 ]; then
+		record clients PASS "$line"
+	elif [ "$rc" -eq 77 ]; then
+		summary+=("$(printf '%-6s %-5s %s' clients SKIP \
+			"$(grep '^run-clients: skipped' "$clients_log")")")
+	else
+		record clients FAIL "$line; log: $clients_log"
+	fi
+fi
+
 # ---- summary -----------------------------------------------------------------------
 
 say "summary"
