@@ -72,6 +72,12 @@ enum accelc_arg_access {
  * local memory), so a runtime may choose the cut.
  */
 #define ACCELC_KERNEL_GROUP_INVARIANT (1u << 2)
+/**
+ * Kernel flag: built with -cl-denorms-are-zero, so denormal inputs and
+ * results of float and double arithmetic may be taken as zero; the CPU
+ * device runs it with the FPU's flush modes (MXCSR DAZ and FTZ) on.
+ */
+#define ACCELC_KERNEL_DENORMS_ZERO (1u << 3)
 
 /** Option flags (struct accelc_options.flags). */
 /** keep the optimised LLVM IR as text in the result */

@@ -15,7 +15,7 @@
 /* Kernel flags a container may carry. */
 #define KERNEL_FLAGS                                                           \
 	(ACCELC_KERNEL_HAS_BARRIERS | ACCELC_KERNEL_USES_PRINTF |              \
-	 ACCELC_KERNEL_GROUP_INVARIANT)
+	 ACCELC_KERNEL_GROUP_INVARIANT | ACCELC_KERNEL_DENORMS_ZERO)
 
 /* ---- writing: one pass to size, one to fill ------------------------------ */
 

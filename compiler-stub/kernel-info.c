@@ -152,6 +152,36 @@ static char *hint_name(LLVMTypeRef t, bool is_signed)
 	return strdup(buf);
 }
 
+/*
+ * Does @p fn flush denormals? clang writes -fdenormal-fp-math (what
+ * -cl-denorms-are-zero becomes, options.c) as "denormal-fp-math", and a
+ * float-only mode as "denormal-fp-math-f32", which then rules for float:
+ * "OUTPUT[,INPUT]", each "ieee", "preserve-sign", "positive-zero" or
+ * "dynamic". Read from clang's bitcode, before the builtins are linked,
+ * so a kernel keeps the mode of the source it came from, also through
+ * separate compilation.
+ */
+static bool flushes_denormals(LLVMValueRef fn)
+{
+	static const char *const attrs[] = { "denormal-fp-math-f32",
+					     "denormal-fp-math" };
+
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(
+			fn, LLVMAttributeFunctionIndex, attrs[i],
+			(unsigned)strlen(attrs[i]));
+		unsigned len = 0;
+		const char *v;
+
+		if (!a)
+			continue;
+		v = LLVMGetStringAttributeValue(a, &len);
+		return (len >= 13 && !memcmp(v, "preserve-sign", 13)) ||
+		       (len >= 13 && !memcmp(v, "positive-zero", 13));
+	}
+	return false;
+}
+
 static int read_kernel(struct lower_state *st, LLVMValueRef fn,
 		       struct kernel_desc *k)
 {
@@ -170,6 +200,8 @@ static int read_kernel(struct lower_state *st, LLVMValueRef fn,
 		k->info.wg_symbol = NULL;
 	if (!k->info.name || !k->info.wg_symbol)
 		return -ENOMEM;
+	if (flushes_denormals(fn))
+		k->info.flags |= ACCELC_KERNEL_DENORMS_ZERO;
 
 	e = LLVMGlobalCopyAllMetadata(fn, &ne);
 	md_get(st->ctx, e, ne, "kernel_arg_addr_space", &addr);

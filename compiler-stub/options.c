@@ -15,7 +15,6 @@ static const char *const passthrough[] = {
 	"-cl-mad-enable",
 	"-cl-fast-relaxed-math",
 	"-cl-finite-math-only",
-	"-cl-denorms-are-zero",
 	"-cl-no-signed-zeros",
 	"-cl-unsafe-math-optimizations",
 	"-cl-single-precision-constant",
@@ -228,6 +227,18 @@ int accelc_parse_options(const char *options, struct accelc_build_opts *out,
 			known = true;
 		} else if (!strcmp(w, "-cl-opt-disable")) {
 			o.opt_disable = true;
+			known = true;
+		} else if (!strcmp(w, "-cl-denorms-are-zero")) {
+			/*
+			 * clang applies this one for AMD GPUs only and calls
+			 * it unused for x86 (an error with -Werror). Its
+			 * meaning for code generation and constant folding:
+			 * for float and double alike, as the CPU device
+			 * flushes both (MXCSR; kernel-info.c marks kernels
+			 * of this mode).
+			 */
+			argv_add(&o.clang_args,
+				 "-fdenormal-fp-math=preserve-sign");
 			known = true;
 		} else if (!strcmp(w, "-cl-kernel-arg-info") ||
 			   !strcmp(w, "-cl-strict-aliasing") ||

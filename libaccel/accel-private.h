@@ -240,6 +240,13 @@ uint64_t accel_now_ns(void);
 
 /* ---- program and kernel (program.c, kernel.c) ---- */
 
+/*
+ * Internal kernel flag (struct accel_kernel_def.flags, never in a public
+ * description): a compiled kernel built with -cl-denorms-are-zero, run
+ * with denormals flushed (ACCELC_KERNEL_DENORMS_ZERO).
+ */
+#define ACCEL_KERNEL_DEF_DENORMS_ZERO (1u << 30)
+
 struct accel_kernel_def {
 	char *name;
 	accel_wg_fn fn;

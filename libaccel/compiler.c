@@ -318,10 +318,15 @@ static int program_from_result(struct accel_device *dev,
 		return r;
 	}
 	prog->dl_handle = handle;
-	/* internal flag: public kernel descriptions cannot carry it */
-	for (i = 0; i < prog->n_kernels; i++)
-		if (c->get_kernel(res, i)->flags & ACCELC_KERNEL_USES_PRINTF)
+	/* internal flags: public kernel descriptions cannot carry them */
+	for (i = 0; i < prog->n_kernels; i++) {
+		uint32_t f = c->get_kernel(res, i)->flags;
+
+		if (f & ACCELC_KERNEL_USES_PRINTF)
 			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_PRINTF;
+		if (f & ACCELC_KERNEL_DENORMS_ZERO)
+			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_DENORMS_ZERO;
+	}
 	prog->binary = copy;
 	prog->binary_size = bin_size;
 	prog->global_size = c->get_global_size(res);

@@ -14,8 +14,14 @@
  * inputs of its own, every result is checked against a long double
  * reference at the OpenCL 3.0 full profile ULP limits, and what lies
  * beyond the launch must keep the poison written before it.
+ *
+ * Also -cl-denorms-are-zero: a program built with it flushes denormal
+ * inputs and results to zero, one built without gives them exactly, run
+ * back to back on the same queue (tests/compiler/test-denorms.c has the
+ * rest).
  */
 #define _GNU_SOURCE
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -574,12 +580,120 @@ static void test_double(void **state)
 	run_type(env, &t_double);
 }
 
+/* ---- -cl-denorms-are-zero ------------------------------------------------ */
+
+#define DZ_ITEMS 64u
+
+/*
+ * a + b: denormals of one sign, a denormal sum (flushed: DAZ and FTZ);
+ * a * 2^100: a denormal input, a normal result (DAZ); n * 2^-100: normal
+ * inputs, a denormal result (FTZ).
+ */
+static const char dz_src[] =
+	"kernel void dz(global const float *a, global const float *b,\n"
+	"		global const float *n, global float *out)\n"
+	"{\n"
+	"	size_t i = get_global_id(0);\n"
+	"	out[3 * i] = a[i] + b[i];\n"
+	"	out[3 * i + 1] = a[i] * 0x1p100f;\n"
+	"	out[3 * i + 2] = n[i] * 0x1p-100f;\n"
+	"}\n";
+
+static void dz_run(struct icd_env *env, cl_program prog, cl_mem *bufs,
+		   const float *exact, bool flush)
+{
+	float out[3 * DZ_ITEMS];
+	size_t global = DZ_ITEMS, local = 1;
+	cl_int err = CL_SUCCESS;
+	cl_kernel k = clCreateKernel(prog, "dz", &err);
+	unsigned bad = 0;
+
+	CL_OK(err);
+	for (cl_uint i = 0; i < 4; i++)
+		CL_OK(clSetKernelArg(k, i, sizeof(cl_mem), &bufs[i]));
+	/* one item per group: every worker gets some */
+	CL_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local,
+				     0, NULL, NULL));
+	CL_OK(clEnqueueReadBuffer(env->queue, bufs[3], CL_TRUE, 0,
+				  sizeof(out), out, 0, NULL, NULL));
+	for (unsigned i = 0; i < 3 * DZ_ITEMS; i++) {
+		float want = flush ? copysignf(0.0f, exact[i]) : exact[i];
+
+		if (out[i] == want && signbit(out[i]) == signbit(want))
+			continue;
+		if (++bad <= 8)
+			printf("FAIL dz %s: item %u result %u: got %a, "
+			       "expected %a\n",
+			       flush ? "-cl-denorms-are-zero" : "IEEE", i / 3,
+			       i % 3, out[i], want);
+	}
+	CL_OK(clReleaseKernel(k));
+	assert_int_equal(bad, 0);
+}
+
+static void test_denorms(void **state)
+{
+	struct icd_env *env = *state;
+	float a[DZ_ITEMS], b[DZ_ITEMS], n[DZ_ITEMS], exact[3 * DZ_ITEMS];
+	cl_device_fp_config c = 0;
+	cl_program flush, keep;
+	cl_mem bufs[4];
+	cl_int err = CL_SUCCESS;
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	/* without the option, denormals are what the device supports */
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_SINGLE_FP_CONFIG,
+			      sizeof(c), &c, NULL));
+	assert_true(c & CL_FP_DENORM);
+	for (unsigned i = 0; i < DZ_ITEMS; i++) {
+		float s = i & 1 ? -1.0f : 1.0f;
+		volatile float x, y, z;
+
+		a[i] = s * (float)(i + 1) * FLT_TRUE_MIN;
+		b[i] = s * (float)(3 * i + 2) * FLT_TRUE_MIN;
+		n[i] = s * 0x1p-30f * (1 + (float)i / 64);
+		x = a[i];
+		y = b[i];
+		z = n[i];
+		exact[3 * i] = x + y;
+		exact[3 * i + 1] = x * 0x1p100f;
+		exact[3 * i + 2] = z * 0x1p-100f;
+		assert_int_equal(fpclassify(exact[3 * i]), FP_SUBNORMAL);
+		assert_int_equal(fpclassify(exact[3 * i + 2]), FP_SUBNORMAL);
+	}
+	bufs[0] = clCreateBuffer(env->ctx, CL_MEM_COPY_HOST_PTR, sizeof(a), a,
+				 &err);
+	CL_OK(err);
+	bufs[1] = clCreateBuffer(env->ctx, CL_MEM_COPY_HOST_PTR, sizeof(b), b,
+				 &err);
+	CL_OK(err);
+	bufs[2] = clCreateBuffer(env->ctx, CL_MEM_COPY_HOST_PTR, sizeof(n), n,
+				 &err);
+	CL_OK(err);
+	bufs[3] = clCreateBuffer(env->ctx, CL_MEM_READ_WRITE, sizeof(exact),
+				 NULL, &err);
+	CL_OK(err);
+	flush = icd_test_build(env, dz_src, "-cl-denorms-are-zero");
+	keep = icd_test_build(env, dz_src, NULL);
+	for (int round = 0; round < 2; round++) {
+		dz_run(env, keep, bufs, exact, false);
+		dz_run(env, flush, bufs, exact, true);
+	}
+	dz_run(env, keep, bufs, exact, false);
+	for (int i = 0; i < 4; i++)
+		CL_OK(clReleaseMemObject(bufs[i]));
+	CL_OK(clReleaseProgram(flush));
+	CL_OK(clReleaseProgram(keep));
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_float),
 		T(test_double),
+		T(test_denorms),
 	};
 #undef T
 

@@ -7,6 +7,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 #include "backend.h"
 #include "cpu-private.h"
@@ -204,6 +207,50 @@ static int exec_begin(struct cpu_job *job, struct cpu_scratch *s)
 	return 0;
 }
 
+/*
+ * -cl-denorms-are-zero: the kernel runs with MXCSR's DAZ (denormal inputs
+ * read as zero) and FTZ (denormal results become zero, sign kept) on,
+ * which cover float and double alike. Set per piece, and the worker's own
+ * mode put back after it, as the same worker runs other kernels and
+ * transfers next. Fibers (compiler-stub/runtime/fiber.c) start with the
+ * mode they are made in. @return the mode to restore.
+ */
+static unsigned int flush_denormals(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int csr = _mm_getcsr();
+
+	_mm_setcsr(csr | (1u << 6) | (1u << 15));
+	return csr;
+#else
+	return 0;
+#endif
+}
+
+static void restore_fp_mode(unsigned int csr)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	_mm_setcsr(csr);
+#else
+	(void)csr;
+#endif
+}
+
+static void launch_piece(struct cpu_exec_job *ej, struct cpu_scratch *s,
+			 uint64_t b, uint64_t e)
+{
+	const struct accel_launch *l = &ej->cmd->u.launch;
+
+	if (ej->streaming) {
+		launch_run(l, l->streaming_fn, ej->printf_buf, s, b, e);
+		/* non-temporal stores are weakly ordered: done before we
+		 * report these work-groups finished */
+		streaming_fence();
+	} else {
+		launch_run(l, l->fn, ej->printf_buf, s, b, e);
+	}
+}
+
 static void exec_run(struct cpu_job *job, struct cpu_scratch *s, uint64_t b,
 		     uint64_t e)
 {
@@ -212,15 +259,14 @@ static void exec_run(struct cpu_job *job, struct cpu_scratch *s, uint64_t b,
 
 	if (cmd->type != ACCEL_CMD_LAUNCH) {
 		xfer_run(cmd, b, e);
-	} else if (ej->streaming) {
-		launch_run(&cmd->u.launch, cmd->u.launch.streaming_fn,
-			   ej->printf_buf, s, b, e);
-		/* non-temporal stores are weakly ordered: done before we
-		 * report these work-groups finished */
-		streaming_fence();
+	} else if (cmd->u.launch.kernel_flags &
+		   ACCEL_KERNEL_DEF_DENORMS_ZERO) {
+		unsigned int csr = flush_denormals();
+
+		launch_piece(ej, s, b, e);
+		restore_fp_mode(csr);
 	} else {
-		launch_run(&cmd->u.launch, cmd->u.launch.fn, ej->printf_buf, s,
-			   b, e);
+		launch_piece(ej, s, b, e);
 	}
 }
 
