@@ -250,13 +250,23 @@ static int read_kernel(struct lower_state *st, LLVMValueRef fn,
 			a->access = ACCELC_ACCESS_WRITE_ONLY;
 		else if (md_str_is(&access, i, "read_write"))
 			a->access = ACCELC_ACCESS_READ_WRITE;
+		/*
+		 * A sampler argument is an opaque value no host call can
+		 * make without images (clSetKernelArg refuses every value),
+		 * but programs that declare one must still build.
+		 */
+		if (bt && !strcmp(bt, "sampler_t")) {
+			a->kind = ACCELC_ARG_VALUE;
+			a->address_space = ACCELC_ADDR_PRIVATE;
+			a->size = a->alignment = sizeof(void *);
+			continue;
+		}
 		if ((bt && (!strncmp(bt, "image", 5) ||
-			    !strncmp(bt, "sampler_t", 9) ||
 			    !strncmp(bt, "queue_t", 7))) ||
 		    (a->type_qualifiers & ACCELC_TYPE_PIPE)) {
 			strbuf_printf(st->log, "error: kernel '%s' argument "
-				      "'%s': images, samplers, pipes and "
-				      "queues are not supported\n",
+				      "'%s': images, pipes and queues are "
+				      "not supported\n",
 				      k->info.name, a->name);
 			r = -ENOEXEC;
 			goto out;

@@ -103,6 +103,14 @@ void accelc_wg_load_args(struct lower *l, struct kernel_desc *k,
 			if (LLVMGetPointerAddressSpace(t) != 0)
 				v = LLVMBuildAddrSpaceCast(l->b, v, t, "");
 			vals[i] = v;
+		} else if (LLVMGetTypeKind(t) == LLVMPointerTypeKind &&
+			   LLVMGetPointerAddressSpace(t) != 0) {
+			/* an opaque handle (sampler_t): the value it holds */
+			LLVMValueRef v = LLVMBuildLoad2(l->b, l->ptr, slot,
+							"arg");
+
+			LLVMSetAlignment(v, 8);
+			vals[i] = LLVMBuildAddrSpaceCast(l->b, v, t, "");
 		} else if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) {
 			/* byval: the callee copies when it writes */
 			vals[i] = slot;

@@ -271,6 +271,10 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size,
 	default:
 		if (size != arg->desc.size)
 			return CL_INVALID_ARG_SIZE;
+		/* no cl_sampler exists: the device has no image support */
+		if (arg->desc.type_name &&
+		    !strcmp(arg->desc.type_name, "sampler_t"))
+			return CL_INVALID_SAMPLER;
 		if (!value)
 			return CL_INVALID_ARG_VALUE;
 		break;

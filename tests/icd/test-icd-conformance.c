@@ -481,6 +481,45 @@ static void semaphore_no_device_list(void **state)
 	CL_OK(clReleaseContext(ctx));
 }
 
+/*
+ * piglit api@clsetkernelarg: a kernel may declare a sampler_t argument on
+ * a device without images; the program builds, and every value set for
+ * the sampler is refused (no cl_sampler can be made), with
+ * CL_INVALID_ARG_SIZE for a wrong size.
+ */
+static void sampler_argument_without_images(void **state)
+{
+	static const char src[] =
+		"kernel void k(global int *out, sampler_t s, int v)\n"
+		"{ out[get_global_id(0)] = v; }\n";
+	struct icd_env *env = *state;
+	cl_sampler sampler = NULL;
+	cl_kernel k;
+	cl_program p;
+	cl_int err, v = 7;
+	cl_bool images = CL_TRUE;
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_IMAGE_SUPPORT,
+			      sizeof(images), &images, NULL));
+	if (images)
+		skip();
+	p = icd_test_build(env, src, NULL);
+	k = clCreateKernel(p, "k", &err);
+	CL_OK(err);
+	assert_int_equal(clSetKernelArg(k, 1, sizeof(cl_sampler), NULL),
+			 CL_INVALID_SAMPLER);
+	assert_int_equal(clSetKernelArg(k, 1, sizeof(cl_sampler), &sampler),
+			 CL_INVALID_SAMPLER);
+	assert_int_equal(clSetKernelArg(k, 1, sizeof(cl_sampler) + 1,
+					&sampler), CL_INVALID_ARG_SIZE);
+	/* the other arguments are as usual */
+	CL_OK(clSetKernelArg(k, 2, sizeof(v), &v));
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseProgram(p));
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
@@ -494,6 +533,7 @@ int main(void)
 		T(generic_address_space_matches_macro),
 		T(semaphore_failed_wait_list),
 		T(semaphore_no_device_list),
+		T(sampler_argument_without_images),
 	};
 #undef T
 
