@@ -2,9 +2,14 @@
 # SPDX-License-Identifier: MIT
 #
 # Build and run every test tier, then print one summary line per part:
-#   plain  build/       all tests (ctest -j2)
-#   asan   build-asan/  ASan+UBSan (+LeakSanitizer), all but labels abi, bench
-#   tsan   build-tsan/  TSan, tests labelled `threads`
+#   plain   build/       all tests (ctest -j2)
+#   v2..v4  build/       per x86-64 level this CPU runs: tests labelled
+#                        compiler or tier, ACCEL_CPU_TARGET=x86-64-vN; a
+#                        level it cannot run: accelc-targets only
+#   asan    build-asan/  ASan+UBSan (+LeakSanitizer), all but labels abi, bench
+#   tsan    build-tsan/  TSan, tests labelled `threads`
+#   clients build/       piglit's cl profile and CLBlast's tests, vs PoCL
+#                        (tests/clients/run-clients.sh)
 # Exits non-zero if any part fails to build or has a failing test.
 #
 # Sanitizer builds use -O1 -g and ACCEL_WERROR=OFF: the warnings gate is the
