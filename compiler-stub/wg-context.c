@@ -477,7 +477,10 @@ static int rewrite_uses(struct regions *rg, struct ctx_var *cv,
  * Separate allocas keep the arrays apart for alias analysis, which the
  * vectoriser needs; they live on the worker's stack, so only small
  * contexts go there (for the largest group the CPU device allows), big
- * ones in one malloc'ed block per work-group.
+ * ones in one malloc'ed block per work-group. Accesses keep the alignment
+ * of the alloca they replace (32 for a float8: vmovaps), but malloc only
+ * aligns to 16, so the arrays start at multiples of their largest
+ * alignment from an aligned base inside the block, not from the block.
  */
 static void place(struct regions *rg, struct ctx_var *cv, size_t n,
 		  uint64_t bytes, LLVMBasicBlockRef start,
@@ -485,9 +488,10 @@ static void place(struct regions *rg, struct ctx_var *cv, size_t n,
 {
 	struct lower *l = rg->l;
 	LLVMContextRef c = l->st->ctx;
-	LLVMValueRef h, end, off, f;
+	LLVMValueRef h, base, end, off, f;
 	LLVMBasicBlockRef trap, join;
 	LLVMTypeRef ft;
+	uint64_t al = 64;
 
 	*after = start;
 	if (bytes <= CONTEXT_STACK_MAX / CONTEXT_MAX_ITEMS) {
@@ -505,17 +509,21 @@ static void place(struct regions *rg, struct ctx_var *cv, size_t n,
 		}
 		return;
 	}
+	/* alignments are powers of two: al is their maximum, at least 64 */
+	for (size_t k = 0; k < n; k++)
+		while (al < cv[k].align)
+			al *= 2;
 	trap = LLVMAppendBasicBlockInContext(c, rg->fn, "ctx.nomem");
 	join = LLVMAppendBasicBlockInContext(c, rg->fn, "ctx.join");
 	LLVMPositionBuilderAtEnd(l->b, start);
-	/* each array 64-aligned: n * stride plus 64 per array */
+	/* n * stride, up to al before each array and before the base */
 	f = LLVMGetNamedFunction(l->st->mod, "malloc");
 	ft = LLVMFunctionType(l->ptr, &l->i64, 1, 0);
 	if (!f)
 		f = LLVMAddFunction(l->st->mod, "malloc", ft);
 	h = LLVMConstInt(l->i64, bytes, 0);
 	h = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, rg->n_items, h, ""),
-			 LLVMConstInt(l->i64, 64 * n, 0), "");
+			 LLVMConstInt(l->i64, al * (n + 1), 0), "");
 	h = LLVMBuildCall2(l->b, ft, f, &h, 1, "ctx.heap");
 	LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, h, ""), trap, join);
 	/* no way to report failure from inside a work-group */
@@ -528,17 +536,22 @@ static void place(struct regions *rg, struct ctx_var *cv, size_t n,
 	LLVMBuildUnreachable(l->b);
 
 	LLVMPositionBuilderAtEnd(l->b, join);
+	/* base = h rounded up to al, as a GEP of h (keeps its provenance) */
+	off = LLVMBuildNeg(l->b, LLVMBuildPtrToInt(l->b, h, l->i64, ""), "");
+	off = LLVMBuildAnd(l->b, off, LLVMConstInt(l->i64, al - 1, 0), "");
+	base = LLVMBuildGEP2(l->b, l->i8, h, &off, 1, "ctx.base");
 	end = LLVMConstInt(l->i64, 0, 0);
 	for (size_t k = 0; k < n; k++) {
-		off = LLVMBuildAdd(l->b, end, LLVMConstInt(l->i64, 63, 0), "");
-		off = LLVMBuildAnd(l->b, off, LLVMConstInt(l->i64, ~63ull, 0),
+		off = LLVMBuildAdd(l->b, end, LLVMConstInt(l->i64, al - 1, 0),
 				   "");
+		off = LLVMBuildAnd(l->b, off,
+				   LLVMConstInt(l->i64, ~(al - 1), 0), "");
 		end = LLVMBuildAdd(
 			l->b, off,
 			LLVMBuildMul(l->b, rg->n_items,
 				     LLVMConstInt(l->i64, cv[k].stride, 0), ""),
 			"");
-		cv[k].base = LLVMBuildGEP2(l->b, l->i8, h, &off, 1, "ctx");
+		cv[k].base = LLVMBuildGEP2(l->b, l->i8, base, &off, 1, "ctx");
 	}
 	rg->heap = h;
 	*after = join;
