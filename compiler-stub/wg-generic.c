@@ -30,6 +30,13 @@
 /* OpenCL's CLK_LOCAL_MEM_FENCE and CLK_GLOBAL_MEM_FENCE */
 #define FENCE_LOCAL 1u
 #define FENCE_GLOBAL 2u
+/*
+ * The x86-64 ABI's red zone: a leaf function may keep its frame in these
+ * bytes under the stack pointer. The copies of K__wg made after this
+ * lowering (32-bit ids and streaming variants) inline it into functions
+ * of their own, without any attribute of K__wg's such as noredzone.
+ */
+#define RED_ZONE 128u
 
 enum gen_op { GEN_NONE, GEN_GLOBAL, GEN_LOCAL, GEN_PRIVATE, GEN_FENCE };
 
@@ -244,11 +251,13 @@ static LLVMValueRef in_range(struct lower *l, LLVMValueRef p,
 			     size, "");
 }
 
+/* from the red zone under the stack pointer up to the frame address */
 static LLVMValueRef is_private(struct gen_ctx *g, LLVMValueRef p)
 {
 	struct lower *l = g->l;
 	LLVMValueRef sp = g->sp_per_call ? stack_pointer(g) : g->sp, r;
 
+	sp = LLVMBuildSub(l->b, sp, LLVMConstInt(l->i64, RED_ZONE, 0), "");
 	r = in_range(l, p, sp, LLVMBuildSub(l->b, g->frame, sp, ""));
 	if (g->heap)
 		r = LLVMBuildOr(l->b, r,
@@ -340,7 +349,6 @@ static void drop_unused_declarations(LLVMModuleRef m)
 int accelc_lower_generic(struct lower *l, struct wrapper *w,
 			 LLVMValueRef heap)
 {
-	unsigned nrz = LLVMGetEnumAttributeKindForName("noredzone", 9);
 	struct gen_ctx g;
 	LLVMValueRef *calls;
 	size_t n;
@@ -354,9 +362,6 @@ int accelc_lower_generic(struct lower *l, struct wrapper *w,
 	for (size_t i = 0; i < n && !r; i++)
 		r = lower_call(&g, calls[i], gen_lookup(calls[i]));
 	free(calls);
-	/* a leaf function may keep its frame below the stack pointer */
-	LLVMAddAttributeAtIndex(w->fn, LLVMAttributeFunctionIndex,
-				LLVMCreateEnumAttribute(l->st->ctx, nrz, 0));
 	drop_unused_declarations(l->st->mod);
 	return r;
 }

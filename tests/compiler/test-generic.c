@@ -9,7 +9,8 @@
  * kernel without barriers (work-item loops), across barriers with small
  * private context (arrays on the stack) and big (a malloc'ed block), and
  * in a kernel with too many barriers for regions (fibers), at several
- * work-group sizes and OpenCL C 2.0 and 3.0.
+ * work-group sizes and OpenCL C 2.0 and 3.0; and a private variable in a
+ * copy of the work-group function (a 32-bit ids variant).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -239,6 +240,57 @@ static void test_compare_with_local(void **state)
 	accel_program_unref(prog);
 }
 
+/*
+ * A private variable in a copy of the work-group function made after the
+ * lowering: a guard on a 32-bit id gives the kernel a 32-bit ids variant
+ * (wg-guards.c), which inlines K__wg into a new leaf function, whose frame
+ * may lie in the red zone under the stack pointer (CTS
+ * generic_address_space/language_union).
+ */
+static const char copy_src[] =
+	"kernel void copied(global uint *out, uint n)\n"
+	"{\n"
+	"	uint i = get_global_id(0);\n"
+	"	int x = (int)i;\n"
+	"	int *p = &x;\n"
+	"	private int *q = to_private(p);\n"
+	"	if (i >= n)\n"
+	"		return;\n"
+	"	out[i] = (to_global(p) ? 1 : 0) | (to_local(p) ? 2 : 0) |\n"
+	"		 (q ? 4 : 0) | get_fence(p) << 4 |\n"
+	"		 (q && *q != (int)i ? 0x80 : 0);\n"
+	"}\n";
+
+static void test_private_in_copy(void **state)
+{
+	static const unsigned sizes[] = { 1, 16, 64, 100 };
+	struct test_env *env = *state;
+	struct accel_program *prog = ct_build(env, copy_src, "-cl-std=CL3.0");
+	struct accel_buffer *bo = ct_buffer(env, N * 4, NULL);
+	uint32_t *out = malloc(N * 4);
+	unsigned bad = 0;
+
+	assert_non_null(out);
+	for (size_t si = 0; si < TEST_ARRAY_SIZE(sizes); si++) {
+		uint32_t n = N - 5;
+
+		memset(out, 0xee, N * 4);
+		test_write(env, bo, 0, N * 4, out);
+		CT_RUN(env, prog, "copied", N, sizes[si], CT_BUF(bo),
+		       CT_VAL(n));
+		test_read(env, bo, 0, N * 4, out);
+		for (unsigned i = 0; i < n; i++)
+			if (out[i] != C_PRIVATE && bad++ < 20)
+				print_error("ls=%u item %u: %#x, want %#x\n",
+					    sizes[si], i, out[i], C_PRIVATE);
+	}
+	accel_buffer_unref(bo);
+	accel_program_unref(prog);
+	free(out);
+	if (bad)
+		fail_msg("%u wrong results", bad);
+}
+
 /* the text of @name's definition in @ir (free()), or NULL */
 static char *function_ir(const char *ir, const char *name)
 {
@@ -300,6 +352,15 @@ static void test_paths(void **state)
 	free(fib);
 	accelc_result_free(res);
 
+	/* the kernel above has the copy it is meant to test */
+	res = NULL;
+	r = accelc_compile(&o, copy_src, strlen(copy_src), &res);
+	assert_int_equal(r, 0);
+	small = function_ir(accelc_result_get_ir(res), "copied__wg_id32");
+	assert_non_null(small);
+	free(small);
+	accelc_result_free(res);
+
 	/* __constant is not part of the generic address space */
 	res = NULL;
 	r = accelc_compile(&o, bad_src, strlen(bad_src), &res);
@@ -315,6 +376,9 @@ int main(void)
 						test_env_teardown),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test_setup_teardown(test_compare_with_local,
+						test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_private_in_copy,
 						test_env_setup,
 						test_env_teardown),
 	};
