@@ -8,8 +8,10 @@
  * ymm0/ymm1, zmm0/zmm1): the caller must treat that width as legal (see
  * raise_legal_vector_width() in codegen.c). Only unmasked variants with
  * vector arguments are used; glibc 2.36 has every one listed here for
- * 'b', 'd' and 'e', within 4 ulp. The accelc-targets test checks the
- * table against the machine's libmvec and the call ABI of each level.
+ * 'b', 'd' and 'e', within 4 ulp. logf is left out: its variants are up
+ * to 3.97 ulp off where OpenCL allows 3 (float log is the double one,
+ * rounded). The accelc-targets test checks the table against the
+ * machine's libmvec and the call ABI of each level.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +22,6 @@ const struct accelc_vec_fn accelc_vec_fns[] = {
 	{ "llvm.sin.f32", "sinf", 1, false }, { "sinf", "sinf", 1, false },
 	{ "llvm.cos.f32", "cosf", 1, false }, { "cosf", "cosf", 1, false },
 	{ "llvm.exp.f32", "expf", 1, false }, { "expf", "expf", 1, false },
-	{ "llvm.log.f32", "logf", 1, false }, { "logf", "logf", 1, false },
 	{ "llvm.pow.f32", "powf", 2, false }, { "powf", "powf", 2, false },
 	{ "llvm.sin.f64", "sin", 1, true }, { "sin", "sin", 1, true },
 	{ "llvm.cos.f64", "cos", 1, true }, { "cos", "cos", 1, true },
