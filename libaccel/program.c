@@ -92,6 +92,12 @@ static int copy_kernel(struct accel_device *dev,
 	     ~(ACCEL_KERNEL_HAS_BARRIERS | ACCEL_KERNEL_GROUP_INVARIANT)) ||
 	    in->reserved || (in->n_args && !in->args))
 		return -EINVAL;
+	/*
+	 * No device has a barrier hook for native functions: refuse here,
+	 * not at launch, where the failure would only reach the fence.
+	 */
+	if (in->flags & ACCEL_KERNEL_HAS_BARRIERS)
+		return -EOPNOTSUPP;
 	if (in->n_args > dev->u64[ACCEL_DEVICE_U64_MAX_KERNEL_ARGS] ||
 	    in->static_local_size > dev->u64[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE])
 		return -E2BIG;

@@ -79,7 +79,12 @@ struct accel_kernel_arg_desc {
 	const char *type_name;
 };
 
-/** The kernel uses work-group barriers. */
+/**
+ * The kernel uses work-group barriers and needs the runtime's barrier
+ * hook. No device has one: program creation refuses such a native kernel
+ * with -EOPNOTSUPP. Compiled kernels handle their barriers in the
+ * generated code and are not flagged.
+ */
 #define ACCEL_KERNEL_HAS_BARRIERS (1u << 0)
 /**
  * The kernel's results cannot depend on how the NDRange is cut into
@@ -137,7 +142,9 @@ struct accel_native_kernel_desc {
  * @return 0, -EINVAL (NULL argument, n 0, a malformed description: bad
  *         struct_size, NULL name or fn, duplicate name, bad argument kind or
  *         size, unknown flags), -E2BIG (too many arguments, static local
- *         memory above the device's), -EOPNOTSUPP, -ENOMEM
+ *         memory above the device's), -EOPNOTSUPP (the device has no
+ *         ACCEL_DEVICE_CAP_NATIVE_KERNELS, or a kernel is flagged
+ *         ACCEL_KERNEL_HAS_BARRIERS), -ENOMEM
  */
 int accel_program_new_native(struct accel_device *dev,
 			     const struct accel_native_kernel_desc *kernels,
