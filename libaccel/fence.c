@@ -70,14 +70,56 @@ struct user_cb {
 	struct accel_fence *fence;
 	accel_fence_cb cb;
 	void *user_data;
+	int status;     /* while queued */
 };
+
+/*
+ * User callbacks never nest: one that becomes due while a callback runs on
+ * this thread (added to a signalled fence, or its fence signalled, from
+ * inside that callback) is queued here and run by the outermost call once
+ * the current callback has returned. A chain of any length then needs
+ * constant stack. Thread-local, not shared: the queue only holds entries
+ * while its thread is inside user_cb_run().
+ */
+static ACCEL_TLS struct {
+	struct user_cb *head, *tail;
+	bool running;
+} cb_queue;
+
+static void user_cb_run(struct user_cb *u, int status)
+{
+	struct accel_fence *fence;
+
+	if (cb_queue.running) {
+		/* The fence must outlive the wait in the queue. */
+		accel_fence_ref(u->fence);
+		u->status = status;
+		u->waiter.next = NULL;
+		if (cb_queue.tail)
+			cb_queue.tail->waiter.next = &u->waiter;
+		else
+			cb_queue.head = u;
+		cb_queue.tail = u;
+		return;
+	}
+	cb_queue.running = true;
+	u->cb(u->fence, status, u->user_data);
+	free(u);
+	while ((u = cb_queue.head)) {
+		cb_queue.head = (struct user_cb *)u->waiter.next;
+		if (!cb_queue.head)
+			cb_queue.tail = NULL;
+		fence = u->fence;
+		u->cb(fence, u->status, u->user_data);
+		free(u);
+		accel_fence_unref(fence);
+	}
+	cb_queue.running = false;
+}
 
 static void user_cb_fn(struct accel_fence_waiter *w, int status)
 {
-	struct user_cb *u = (struct user_cb *)w;
-
-	u->cb(u->fence, status, u->user_data);
-	free(u);
+	user_cb_run((struct user_cb *)w, status);
 }
 
 int accel_fence_do_signal(struct accel_fence *fence, int status)

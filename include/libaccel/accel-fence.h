@@ -10,7 +10,12 @@
  * Thread-safety: fences may be used, waited on and signalled from any
  * thread. Callbacks run on the thread that signals the fence (often a
  * libaccel worker) or, when added to an already signalled fence, on the
- * caller's thread; never with an internal lock held.
+ * caller's thread; never with an internal lock held. They never nest: a
+ * callback that becomes due while another runs on the same thread (added
+ * to a signalled fence, or its fence signalled, from inside a callback)
+ * runs on that thread right after the running one returns. So chains of
+ * any length use constant stack, and a callback must not wait for work
+ * that only a callback it made due would complete.
  */
 #ifndef LIBACCEL_ACCEL_FENCE_H
 #define LIBACCEL_ACCEL_FENCE_H
@@ -102,7 +107,8 @@ int accel_fence_export_poll_fd(struct accel_fence *fence, int *ret_fd);
 
 /**
  * Call @p cb once when the fence signals. If it has already signalled,
- * @p cb is called before this function returns.
+ * @p cb is called before this function returns; from inside a callback,
+ * after that callback returns (callbacks never nest, see above).
  * @return 0, -EINVAL (NULL @p fence or @p cb), -ENOMEM
  */
 int accel_fence_add_callback(struct accel_fence *fence, accel_fence_cb cb,
