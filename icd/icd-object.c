@@ -31,6 +31,63 @@ void icd_hold(void *p)
 	atomic_fetch_add_explicit(&o->holds, 1, memory_order_relaxed);
 }
 
+static void object_free(struct icd_object *o)
+{
+	switch (o->magic) {
+	case ICD_MAGIC_CONTEXT:
+		icd_context_free((cl_context)o);
+		break;
+	case ICD_MAGIC_QUEUE:
+		icd_queue_free((cl_command_queue)o);
+		break;
+	case ICD_MAGIC_MEM:
+		icd_mem_free((cl_mem)o);
+		break;
+	case ICD_MAGIC_PROGRAM:
+		icd_program_free((cl_program)o);
+		break;
+	case ICD_MAGIC_KERNEL:
+		icd_kernel_free((cl_kernel)o);
+		break;
+	case ICD_MAGIC_EVENT:
+		icd_event_free((cl_event)o);
+		break;
+	default:
+		/* platform and devices live as long as the process */
+		break;
+	}
+}
+
+/*
+ * Freeing an object runs destructor callbacks, which may release other
+ * objects whose callbacks release more: frees never nest. One that falls
+ * due while this thread frees an object waits here and the outermost
+ * icd_put() frees it afterwards, so chains of any length need constant
+ * stack. Thread-local (initial-exec: the loader dlopen()s us, see
+ * libaccel/macros.h), not shared; empty whenever no free runs.
+ */
+static _Thread_local __attribute__((tls_model("initial-exec"))) struct {
+	struct icd_object **items;
+	size_t head, n, cap;
+	bool running;
+} free_queue;
+
+static bool free_queue_push(struct icd_object *o)
+{
+	if (free_queue.n == free_queue.cap) {
+		size_t cap = free_queue.cap ? free_queue.cap * 2 : 16;
+		struct icd_object **items;
+
+		items = realloc(free_queue.items, cap * sizeof(*items));
+		if (!items)
+			return false;
+		free_queue.items = items;
+		free_queue.cap = cap;
+	}
+	free_queue.items[free_queue.n++] = o;
+	return true;
+}
+
 void icd_put(void *p)
 {
 	struct icd_object *o = p;
@@ -38,29 +95,26 @@ void icd_put(void *p)
 	if (!o || atomic_fetch_sub_explicit(&o->holds, 1,
 					    memory_order_acq_rel) != 1)
 		return;
-	switch (o->magic) {
-	case ICD_MAGIC_CONTEXT:
-		icd_context_free(p);
-		break;
-	case ICD_MAGIC_QUEUE:
-		icd_queue_free(p);
-		break;
-	case ICD_MAGIC_MEM:
-		icd_mem_free(p);
-		break;
-	case ICD_MAGIC_PROGRAM:
-		icd_program_free(p);
-		break;
-	case ICD_MAGIC_KERNEL:
-		icd_kernel_free(p);
-		break;
-	case ICD_MAGIC_EVENT:
-		icd_event_free(p);
-		break;
-	default:
-		/* platform and devices live as long as the process */
-		break;
+	if (free_queue.running) {
+		/* Out of memory for the queue: free it now, nested. */
+		if (!free_queue_push(o))
+			object_free(o);
+		return;
 	}
+	free_queue.running = true;
+	object_free(o);
+	/* Oldest first: frees run in the order they fell due. */
+	while (free_queue.head < free_queue.n) {
+		o = free_queue.items[free_queue.head++];
+		/* Emptied: a chain reuses the first slots. */
+		if (free_queue.head == free_queue.n)
+			free_queue.head = free_queue.n = 0;
+		object_free(o);
+	}
+	free(free_queue.items);
+	free_queue.items = NULL;
+	free_queue.head = free_queue.n = free_queue.cap = 0;
+	free_queue.running = false;
 }
 
 cl_int icd_retain(void *p, enum icd_magic magic, cl_int invalid)
