@@ -237,6 +237,9 @@ ACCEL_EXPORT int accel_fence_import_sync_file(struct accel_context *ctx,
 	if (!ctx || !ret)
 		return -EINVAL;
 	r = accel_sync_file_check(fd);
+	if (r == -EBADF && fd >= 0 && accel_fd_is_o_path(fd))
+		log_dbg(ctx, "fd %d is open, but with O_PATH: it allows no "
+			"I/O, so no sync_file can be read through it\n", fd);
 	if (r < 0)
 		return r;
 	own = fcntl(fd, F_DUPFD_CLOEXEC, 3);

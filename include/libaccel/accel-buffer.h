@@ -182,7 +182,8 @@ int accel_buffer_export_dmabuf(struct accel_buffer *buf, uint32_t flags,
  *        mapped read-only, gets ACCEL_BUFFER_HOST_READ_ONLY unless another
  *        host flag is given, and every write through libaccel (host maps,
  *        queue writes, kernels) is refused with -EACCES
- * @return 0, -EBADF (@p fd is not open), -ENOTTY (@p fd is not a dma-buf),
+ * @return 0, -EBADF (@p fd is not open, or is a dma-buf opened with O_PATH,
+ *         which allows no I/O), -ENOTTY (@p fd is not a dma-buf),
  *         -EINVAL (NULL argument, bad flags), -EACCES (WRITE_ONLY or
  *         HOST_WRITE_ONLY on a read-only import), -EOPNOTSUPP (the device
  *         cannot import dma-bufs), -E2BIG, -ENOMEM, or the kernel's errno

@@ -70,8 +70,9 @@ int accel_fence_signal(struct accel_fence *fence, int status);
  * can wait on it without blocking any thread: the context polls such fds
  * from one helper thread. The fd is borrowed (duplicated).
  *
- * @return 0, -EBADF (@p fd is not open), -EINVAL (NULL argument, @p fd is
- *         not a sync_file), -EMFILE, -ENOMEM
+ * @return 0, -EBADF (@p fd is not open, or is open with O_PATH, which
+ *         allows no I/O), -EINVAL (NULL argument, @p fd is not a
+ *         sync_file), -EMFILE, -ENOMEM
  */
 int accel_fence_import_sync_file(struct accel_context *ctx, int fd,
 				 struct accel_fence **ret);
@@ -154,8 +155,9 @@ int accel_fence_export_sync_file(struct accel_fence *fence, int *ret_fd);
 
 /*
  * These work on any sync_file, from libaccel or elsewhere. The fd
- * arguments are borrowed; -EBADF means "not open", -EINVAL "not a
- * sync_file".
+ * arguments are borrowed; -EBADF means "not open, or open with O_PATH"
+ * (such an fd allows no ioctl or poll), -EINVAL "not a sync_file" (a
+ * device, directory or FIFO is that even when opened with O_PATH).
  */
 
 /**

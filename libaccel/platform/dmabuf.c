@@ -39,7 +39,10 @@ int accel_dmabuf_check(int fd)
 	 */
 	if (fstatfs(fd, &sfs) < 0)
 		return errno == EBADF ? -EBADF : -ENOTTY;
-	return (unsigned long)sfs.f_type == DMA_BUF_MAGIC ? 0 : -ENOTTY;
+	if ((unsigned long)sfs.f_type != DMA_BUF_MAGIC)
+		return -ENOTTY;
+	/* A dma-buf, but opened O_PATH: it can be neither mapped nor sized. */
+	return accel_fd_is_o_path(fd) ? -EBADF : 0;
 }
 
 int accel_dmabuf_get_size(int fd, uint64_t *ret)

@@ -2,9 +2,10 @@
 /*
  * The one door for every ioctl libaccel makes, so retries and error
  * conventions live in one place and tests have one seam to interpose
- * (-Wl,--wrap=accel_ioctl).
+ * (-Wl,--wrap=accel_ioctl); and whether an fd allows ioctls at all.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
 
 #include "platform/platform.h"
@@ -23,4 +24,11 @@ int accel_ioctl(int fd, unsigned long request, void *arg)
 	} while (r == -1 && (errno == EINTR || errno == EAGAIN));
 
 	return r < 0 ? -errno : r;
+}
+
+bool accel_fd_is_o_path(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl >= 0 && (fl & O_PATH);
 }

@@ -29,9 +29,18 @@ struct accel_candidates;
  */
 int accel_ioctl(int fd, unsigned long request, void *arg);
 
+/*
+ * Is @fd open with O_PATH? Such an fd is open but allows no I/O: ioctl,
+ * poll, mmap and lseek fail with EBADF, and libaccel reports -EBADF too.
+ */
+bool accel_fd_is_o_path(int fd);
+
 /* ---- dmabuf.c ---- */
 
-/* 0 if @fd is a dma-buf; -EBADF if not open; -ENOTTY if something else. */
+/*
+ * 0 if @fd is a dma-buf; -EBADF if not open or an O_PATH fd of a dma-buf;
+ * -ENOTTY if something else.
+ */
 int accel_dmabuf_check(int fd);
 
 /* Size in bytes of a dma-buf. */
@@ -73,7 +82,10 @@ bool accel_dma_heap_available(const char *heap);
 
 /* ---- sync-file.c ---- */
 
-/* 0 if @fd is a sync_file; -EBADF if not open; -EINVAL if something else. */
+/*
+ * 0 if @fd is a sync_file; -EBADF if not open or O_PATH (unless it is a
+ * device, directory or FIFO); -EINVAL if something else.
+ */
 int accel_sync_file_check(int fd);
 
 /* 1 signalled, 0 still active, or the negative error it signalled with. */
