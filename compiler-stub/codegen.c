@@ -104,7 +104,15 @@ static void set_target_attrs(LLVMModuleRef mod, const char *cpu,
 	LLVMAttributeRef a_vec = LLVMCreateStringAttribute(
 		c, "min-legal-vector-width", 22, "0", 1);
 
-	(void)fast_math;
+	/*
+	 * Relaxed math lets the x86 backend turn x / y into a reciprocal
+	 * estimate (rcpps, 12 bits) and one Newton step: up to 3 ulp, where
+	 * OpenCL allows 2.5 for x / y and 1 / x. Two steps stay within 1.3 ulp.
+	 */
+	static const char recip[] = "divf:2,vec-divf:2";
+	LLVMAttributeRef a_recip = LLVMCreateStringAttribute(
+		c, "reciprocal-estimates", 20, recip, sizeof(recip) - 1);
+
 	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f;
 	     f = LLVMGetNextFunction(f)) {
 		if (LLVMIsDeclaration(f))
@@ -113,6 +121,9 @@ static void set_target_attrs(LLVMModuleRef mod, const char *cpu,
 		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, a_tune);
 		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, a_feat);
 		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, a_vec);
+		if (fast_math)
+			LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+						a_recip);
 		/* nothing convergent is left once barriers are lowered, and
 		 * the attribute would block unrolling and unswitching */
 		LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex,

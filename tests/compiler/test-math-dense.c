@@ -10,6 +10,12 @@
  *
  * Each kernel is element-wise, so the work-item loop is vectorised and
  * the call goes to the libmvec variant of the code level's widest ISA.
+ *
+ * Also x / y, 1 / x and sqrt under -cl-fast-relaxed-math, where the x86
+ * backend may replace the division by a reciprocal estimate: OpenCL 3.0
+ * 7.4 allows 2.5 ulp for x / y (y in [2^-62, 2^62]) and 1 / x; rcpps and
+ * one Newton step were 3 ulp off (CTS math_brute_force divide, relaxed,
+ * at {-0x1.18ab7p+30, 0x1.31efd6p-48}).
  */
 #include <float.h>
 #include <math.h>
@@ -88,10 +94,123 @@ static void test_dense(void **state)
 		fail_msg("%u runs beyond the limit", bad);
 }
 
+static const char relaxed_src[] =
+	"kernel void k_div(global float *r, global const float *a,\n"
+	"		   global const float *b)\n"
+	"{\n"
+	"	size_t i = get_global_id(0);\n"
+	"	r[i] = a[i] / b[i];\n"
+	"}\n"
+	"kernel void k_recip(global float *r, global const float *a,\n"
+	"		     global const float *b)\n"
+	"{\n"
+	"	size_t i = get_global_id(0);\n"
+	"	r[i] = 1.0f / b[i];\n"
+	"}\n"
+	"kernel void k_sqrt(global float *r, global const float *a,\n"
+	"		    global const float *b)\n"
+	"{\n"
+	"	size_t i = get_global_id(0);\n"
+	"	r[i] = sqrt(b[i]);\n"
+	"}\n";
+
+/* A float of random sign and mantissa, exponent in [-62, 62). */
+static float relaxed_operand(unsigned *seed, int sign)
+{
+	uint32_t mant = (uint32_t)rand_r(seed) & 0x7fffffu;
+	uint32_t e = 127u - 62u + (uint32_t)rand_r(seed) % 124u;
+	uint32_t u = mant | e << 23 | (sign && rand_r(seed) & 1 ? 1u << 31 : 0);
+	float f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+static void test_relaxed_divide(void **state)
+{
+	static const struct {
+		const char *kernel;
+		double ulp;
+	} fns[] = { { "k_div", 2.5 }, { "k_recip", 2.5 }, { "k_sqrt", 3.0 } };
+	struct test_env *env = *state;
+	struct accel_program *prog =
+		ct_build(env, relaxed_src, "-cl-fast-relaxed-math");
+	float *a = malloc(RUN * sizeof(float));
+	float *b = malloc(RUN * sizeof(float));
+	float *out = malloc(RUN * sizeof(float));
+	struct accel_buffer *ra, *ba, *bb;
+	unsigned seed = 1, bad = 0;
+
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(out);
+	for (uint32_t i = 0; i < RUN; i++) {
+		a[i] = relaxed_operand(&seed, 1);
+		b[i] = relaxed_operand(&seed, 1);
+	}
+	/* the CTS's case, in the vector body and in the scalar tail */
+	a[17] = a[RUN - 1] = -0x1.18ab7p+30f;
+	b[17] = b[RUN - 1] = 0x1.31efd6p-48f;
+	ra = ct_buffer(env, RUN * sizeof(float), NULL);
+	ba = ct_buffer(env, RUN * sizeof(float), a);
+	bb = ct_buffer(env, RUN * sizeof(float), b);
+	for (size_t k = 0; k < TEST_ARRAY_SIZE(fns); k++) {
+		double worst = 0;
+		uint32_t at = 0;
+
+		CT_RUN(env, prog, fns[k].kernel, RUN, 256, CT_BUF(ra),
+		       CT_BUF(ba), CT_BUF(bb));
+		test_read(env, ra, 0, RUN * sizeof(float), out);
+		for (uint32_t i = 0; i < RUN; i++) {
+			long double ref;
+			double e;
+
+			if (k == 0)
+				ref = (long double)a[i] / b[i];
+			else if (k == 1)
+				ref = 1.0L / b[i];
+			else
+				ref = b[i] < 0 ? NAN : sqrtl(b[i]);
+			if (isnan(ref)) {
+				if (!isnan(out[i]))
+					e = INFINITY;
+				else
+					continue;
+			} else {
+				e = ct_ulp_error(out[i], ref, 24, -126);
+			}
+			if (e > worst) {
+				worst = e;
+				at = i;
+			}
+		}
+		printf("%-8s relaxed worst %.3g ulp\n", fns[k].kernel + 2,
+		       worst);
+		if (worst > fns[k].ulp) {
+			bad++;
+			print_error("%s: %.3f ulp at {%a, %a} (limit %.1f)\n",
+				    fns[k].kernel, worst, (double)a[at],
+				    (double)b[at], fns[k].ulp);
+		}
+	}
+	accel_buffer_unref(ra);
+	accel_buffer_unref(ba);
+	accel_buffer_unref(bb);
+	accel_program_unref(prog);
+	free(a);
+	free(b);
+	free(out);
+	if (bad)
+		fail_msg("%u relaxed functions beyond the limit", bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_dense, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_relaxed_divide,
+						test_env_setup,
 						test_env_teardown),
 	};
 
