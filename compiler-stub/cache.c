@@ -158,7 +158,7 @@ int accelc_cache_open(const struct accelc_options *o, struct accelc_cache *c,
 	}
 	free(path);
 	c->lockfd = openat(fd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW |
-			   O_CLOEXEC, 0600);
+			   O_NONBLOCK | O_CLOEXEC, 0600);
 	if (c->lockfd < 0 || fstat(c->lockfd, &st) < 0 ||
 	    !private_to_us(&st, S_IFREG)) {
 		if (c->lockfd >= 0)
@@ -242,7 +242,13 @@ int accelc_cache_lookup(struct accelc_cache *c, char **log, void **data,
 	if (c->dirfd < 0)
 		return -ENOENT;
 	entry_name(c, name);
-	fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK: a FIFO or device planted under the name would block
+	 * the open (and every build of the program) until a writer came;
+	 * the type is checked right after, before any read.
+	 */
+	fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+		    O_CLOEXEC);
 	if (fd < 0)
 		return -ENOENT;
 	/* a foreign or writable-by-others entry may be forged: never load */

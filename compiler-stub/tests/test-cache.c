@@ -398,6 +398,14 @@ static void make_group_readable(const char *path)
 	assert_int_equal(chmod(path, 0640), 0);
 }
 
+/* A FIFO blocks an open for reading until a writer comes: every build
+ * of the program would hang on it. */
+static void make_fifo(const char *path)
+{
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+}
+
 static void test_corrupt(void **state)
 {
 	damaged(*state, flip_byte);
@@ -423,6 +431,11 @@ static void test_foreign_owner(void **state)
 static void test_entry_mode(void **state)
 {
 	damaged(*state, make_group_readable);
+}
+
+static void test_fifo_entry(void **state)
+{
+	damaged(*state, make_fifo);
 }
 
 static void test_dir_not_private(void **state)
@@ -550,6 +563,7 @@ int main(void)
 		T(test_empty),
 		T(test_foreign_owner),
 		T(test_entry_mode),
+		T(test_fifo_entry),
 		T(test_dir_not_private),
 		T(test_two_processes),
 		T(test_eviction),
