@@ -5,7 +5,8 @@
 #   plain   build/       all tests (ctest -j2)
 #   v2..v4  build/       per x86-64 level this CPU runs: tests labelled
 #                        compiler or tier, ACCEL_CPU_TARGET=x86-64-vN; a
-#                        level it cannot run: accelc-targets only
+#                        level it cannot run: accelc-targets, and the
+#                        compiler-* corpus built for it (CT_BUILD_TARGET)
 #   asan    build-asan/  ASan+UBSan (+LeakSanitizer), all but labels abi, bench
 #   tsan    build-tsan/  TSan, tests labelled `threads`
 #   clients build/       piglit's cl profile and CLBlast's tests, vs PoCL
@@ -205,7 +206,8 @@ fi
 # CPU runs gets the tests labelled `compiler` or `tier` again with
 # ACCEL_CPU_TARGET set; a level it cannot run is built and checked
 # (accelc-targets: code generation of every builtin, the libmvec variant
-# table and its call ABI) and reported as not run.
+# table and its call ABI; the compiler-* corpus with CT_BUILD_TARGET: each
+# program built for the level too) and reported as not run.
 
 say "CPU tiers (ACCEL_CPU_TARGET)"
 accelc=build/compiler-stub/accelc
@@ -219,8 +221,8 @@ if [ -x "$accelc" ] && targets=$("$accelc" --list-targets); then
 				-L '^(compiler|tier)$'
 			summary[-1]="${summary[-1]} [$level: run]"
 		else
-			ACCEL_CPU_TARGET=$level run_ctest "$part" build \
-				-R '^accelc-targets$'
+			CT_BUILD_TARGET=$level run_ctest "$part" build \
+				-R '^(accelc-targets|compiler-.*)$'
 			summary[-1]="${summary[-1]} [$level: built and checked, not run: this CPU cannot]"
 		fi
 	done
