@@ -107,21 +107,53 @@ static int hash_text(struct accelc_sha256 *h, const char *path,
 }
 
 /*
+ * Whether a backslash at @p p (of @p end) splices lines or spells a
+ * character by number: either can hide a word from the scan below
+ * ("#inc\\<newline>lude", "__TI\\<newline>ME__"). clang splices after
+ * blanks too (with a warning). Escapes in strings ("\\n") are fine.
+ */
+static bool hiding_backslash(const char *p, const char *end)
+{
+	if (++p == end || *p == 'u' || *p == 'U')
+		return true;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\f' ||
+			   *p == '\v'))
+		p++;
+	return p == end || *p == '\n' || *p == '\r';
+}
+
+/*
  * Whether the text alone decides what clang -E makes of it (with the
  * options and clang's identity, which the key holds anyway): no #include
  * or #import reaching other files, no macro that changes with the time.
  * Such sources, the common case of OpenCL programs built from strings,
  * skip the preprocessor run that otherwise dominates a cache hit.
+ *
+ * A plain text search for the words, so nothing may build a word the
+ * preprocessor sees but the search does not: line splices and universal
+ * character names (hiding_backslash()), token pasting ("##", which
+ * makes __TIME__ of __TI and ME__), digraphs ("%:" is '#') and trigraphs
+ * ("??=" is '#', "??/" a backslash; clang honours both for OpenCL C).
+ * Any of these sends the source through the preprocessor. __FILE__ needs
+ * nothing: it names the private directory, which the preprocessed key
+ * masks out as well.
  */
 static bool self_contained(const char *text, size_t len)
 {
 	static const char *const words[] = {
-		"include", "import", "__DATE__", "__TIME__", "__TIMESTAMP__",
-		"__COUNTER__",
+		"include", "import", "embed", "__DATE__", "__TIME__",
+		"__TIMESTAMP__", "__COUNTER__", "##", "%:", "??",
+		/* #pragma GCC dependency: a file's age decides a warning */
+		"dependency",
 	};
+	const char *end = text + len;
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (memmem(text, len, words[i], strlen(words[i])))
+			return false;
+	for (const char *p = memchr(text, '\\', len); p;
+	     p = memchr(p + 1, '\\', (size_t)(end - p - 1)))
+		if (hiding_backslash(p, end))
 			return false;
 	return true;
 }
@@ -134,6 +166,35 @@ static bool defines_self_contained(const struct argv *args)
 		    !self_contained(args->v[i + 1], strlen(args->v[i + 1])))
 			return false;
 	return true;
+}
+
+/*
+ * The environment clang reads: CCC_OVERRIDE_OPTIONS edits its command
+ * line (it may add "-include file"), the others are include paths or fix
+ * __DATE__ and __TIME__. The key holds their values, and a source is never
+ * taken as self-contained while clang's options are edited.
+ */
+static const char *const clang_env[] = {
+	"CCC_OVERRIDE_OPTIONS", "CPATH", "C_INCLUDE_PATH",
+	"OBJC_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "SOURCE_DATE_EPOCH",
+};
+
+static void hash_env(struct accelc_sha256 *h)
+{
+	for (size_t i = 0; i < sizeof(clang_env) / sizeof(clang_env[0]); i++) {
+		const char *v = getenv(clang_env[i]);
+
+		accelc_sha256_str(h, clang_env[i]);
+		accelc_sha256_str(h, v ? v : "");
+		accelc_sha256_update(h, v ? "=" : "-", 1);
+	}
+}
+
+static bool options_edited(void)
+{
+	const char *v = getenv("CCC_OVERRIDE_OPTIONS");
+
+	return v && *v;
 }
 
 /*
@@ -181,6 +242,7 @@ static void hash_build(struct accelc_sha256 *h, const char *kind,
 	accelc_sha256_str(h, cpu);
 	accelc_sha256_str(h, features);
 	hash_file_id(h, clang);
+	hash_env(h);
 	pthread_once(&runtime_once, hash_runtime);
 	accelc_sha256_update(h, runtime_digest, sizeof(runtime_digest));
 }
@@ -195,7 +257,7 @@ int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
 	char *out;
 	int r;
 
-	if (self_contained(text, len) &&
+	if (!options_edited() && self_contained(text, len) &&
 	    defines_self_contained(&bo->clang_args)) {
 		hash_build(&h, "source", o, clang, cpu, features);
 		accelc_sha256_update(&h, text, len);

@@ -285,6 +285,117 @@ static void test_hit_without_clang(void **state)
 	}
 }
 
+/*
+ * Words the preprocessor sees that a search of the text does not: line
+ * splices (after blanks too, or by the trigraph ??/), token pasting (## and
+ * its digraph) making __has_include, a trigraph '#'. Such a source is preprocessed for its key
+ * (clang runs once on a hit), and the change of a header it includes
+ * that way is a miss.
+ */
+#define KERNEL "kernel void k(global int *o) { o[get_global_id(0)] = "
+static const char *const hidden[] = {
+	"#inc\\\nlude \"val.h\"\n" KERNEL "VAL + 0; }\n",
+	"#inc\\ \t\nlude \"val.h\"\n" KERNEL "VAL + 1; }\n",
+	"#inc\\\r\nlude \"val.h\"\n" KERNEL "VAL + 2; }\n",
+	"#inc?" "?/\nlude \"val.h\"\n" KERNEL "VAL + 3; }\n",
+	"??" "=inc\\\nlude \"val.h\"\n" KERNEL "VAL + 4; }\n",
+	"#if __has_inc\\\nlude(\"val.h\")\n" KERNEL "5; }\n#endif\n",
+	"#define C(a, b) a##b\n#if C(__has_inc, lude)(\"val.h\")\n"
+	KERNEL "6; }\n#endif\n",
+	"%:define C(a, b) a%:%:b\n#if C(__has_inc, lude)(\"val.h\")\n"
+	KERNEL "7; }\n#endif\n",
+};
+
+static void write_clang_wrapper(struct env *e, char *wrapper, size_t wl,
+				char *log, size_t ll)
+{
+	char text[512];
+
+	snprintf(wrapper, wl, "%s/clang", e->inc);
+	snprintf(log, ll, "%s/clang.log", e->inc);
+	snprintf(text, sizeof(text), "#!/bin/sh\necho run >> %s\n"
+		 "exec \"${ACCEL_CLANG:-clang-16}\" \"$@\"\n", log);
+	write_text(wrapper, text);
+	assert_int_equal(chmod(wrapper, 0755), 0);
+}
+
+static void test_hidden_words(void **state)
+{
+	struct env *e = *state;
+	struct accelc_options o = { .struct_size = sizeof(o) };
+	struct accelc_result *res;
+	char opts[256], wrapper[160], log[160];
+	int before;
+
+	write_clang_wrapper(e, wrapper, sizeof(wrapper), log, sizeof(log));
+	snprintf(opts, sizeof(opts), "-I%s ", e->inc);
+	o.build_options = opts;
+	o.cache_dir = e->dir;
+	o.clang_path = wrapper;
+	for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++) {
+		res = NULL;
+		if (accelc_compile(&o, hidden[i], strlen(hidden[i]), &res))
+			fprintf(stderr, "%s\n", accelc_result_get_log(res));
+		assert_int_equal(accelc_result_get_cache_status(res),
+				 ACCELC_CACHE_MISS);
+		accelc_result_free(res);
+		before = clang_runs(log);
+		res = NULL;
+		assert_int_equal(accelc_compile(&o, hidden[i],
+						strlen(hidden[i]), &res), 0);
+		assert_int_equal(accelc_result_get_cache_status(res),
+				 ACCELC_CACHE_HIT);
+		accelc_result_free(res);
+		/* clang -E made the key */
+		if (clang_runs(log) - before != 1)
+			fprintf(stderr, "source %zu: key without clang -E\n",
+				i);
+		assert_int_equal(clang_runs(log) - before, 1);
+	}
+}
+
+static void test_hidden_include_change(void **state)
+{
+	struct env *e = *state;
+	char p[128];
+	uint32_t st;
+
+	snprintf(p, sizeof(p), "%s/val.h", e->inc);
+	for (size_t i = 0; i < 5; i++) {
+		struct build b = { .src = hidden[i] };
+
+		write_text(p, "#define VAL 41\n");
+		assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+		assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+		write_text(p, "#define VAL 42\n");
+		st = build_st(e, &b, NULL);
+		if (st != ACCELC_CACHE_MISS)
+			fprintf(stderr, "source %zu: stale entry served\n", i);
+		assert_int_equal(st, ACCELC_CACHE_MISS);
+		assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+	}
+}
+
+/* clang's options edited from the environment: -include a header. */
+static void test_override_options(void **state)
+{
+	static const char plain[] = KERNEL "VAL; }\n";
+	struct env *e = *state;
+	struct build b = { .src = plain };
+	char p[128], edit[256];
+	uint32_t st;
+
+	snprintf(p, sizeof(p), "%s/val.h", e->inc);
+	snprintf(edit, sizeof(edit), "+-include +%s", p);
+	assert_int_equal(setenv("CCC_OVERRIDE_OPTIONS", edit, 1), 0);
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
+	write_text(p, "#define VAL 42\n");
+	st = build_st(e, &b, NULL);
+	unsetenv("CCC_OVERRIDE_OPTIONS");
+	assert_int_equal(st, ACCELC_CACHE_MISS);
+}
+
 static void test_miss_on_change(void **state)
 {
 	struct env *e = *state;
@@ -557,6 +668,9 @@ int main(void)
 		T(test_hit),
 		T(test_hit_without_clang),
 		T(test_miss_on_change),
+		T(test_hidden_words),
+		T(test_hidden_include_change),
+		T(test_override_options),
 		T(test_disabled),
 		T(test_corrupt),
 		T(test_truncated),
