@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Builds that hit a limit end with an error that names it, in the build
+ * log: clang arguments beyond what exec takes (a long -I, many -D), a
+ * clang that cannot be run at all.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "accelc.h"
+
+static const char src[] =
+	"kernel void k(global int *o) { o[get_global_id(0)] = 1; }\n";
+
+/* Build with @p opts, uncached; the error and the log. */
+static int build_log(struct accelc_options *o, const char *text, char **log)
+{
+	struct accelc_result *res = NULL;
+	int r;
+
+	o->struct_size = sizeof(*o);
+	o->flags |= ACCELC_FLAG_NO_CACHE;
+	r = accelc_compile(o, text, strlen(text), &res);
+	assert_non_null(res);
+	*log = strdup(accelc_result_get_log(res));
+	assert_non_null(*log);
+	accelc_result_free(res);
+	return r;
+}
+
+/* One -I of 300 KB: more than one exec argument may hold. */
+static void test_long_include_dir(void **state)
+{
+	struct accelc_options o = { 0 };
+	size_t n = 300 * 1024;
+	char *opts = malloc(n + 8), *log;
+
+	(void)state;
+	assert_non_null(opts);
+	strcpy(opts, "-I/");
+	memset(opts + 3, 'd', n);
+	opts[n + 3] = '\0';
+	o.build_options = opts;
+	assert_int_equal(build_log(&o, src, &log), -E2BIG);
+	assert_non_null(strstr(log, "cannot run"));
+	assert_non_null(strstr(log, "bytes long"));
+	free(log);
+	free(opts);
+}
+
+/* 100000 -D: more than all exec arguments together may hold. */
+static void test_many_defines(void **state)
+{
+	struct accelc_options o = { 0 };
+	size_t n = 100000, each = 80, len = 0;
+	char *opts = malloc(n * each + 1), *log;
+
+	(void)state;
+	assert_non_null(opts);
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(opts + len, each + 1,
+					"-DM%06zu=%064zu ", i, i);
+	o.build_options = opts;
+	assert_int_equal(build_log(&o, src, &log), -E2BIG);
+	assert_non_null(strstr(log, "cannot run"));
+	free(log);
+	free(opts);
+}
+
+/*
+ * A clang whose exec fails in the child (here: a script naming an
+ * interpreter that does not exist) is reported with exec's reason.
+ */
+static void test_exec_failure(void **state)
+{
+	struct accelc_options o = { 0 };
+	char dir[] = "/tmp/accelc-limits-XXXXXX", path[64], *log;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/clang", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#!/nonexistent/interpreter\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+	o.clang_path = path;
+	assert_int_equal(build_log(&o, src, &log), -ENOENT);
+	assert_non_null(strstr(log, "cannot run"));
+	assert_non_null(strstr(log, strerror(ENOENT)));
+	free(log);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_long_include_dir),
+		cmocka_unit_test(test_many_defines),
+		cmocka_unit_test(test_exec_failure),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
