@@ -56,9 +56,12 @@ ACCEL_EXPORT int accel_fence_export_sync_file(struct accel_fence *fence,
 			*ret_fd = fd;
 		return r;
 	}
-	/* Devices come with the first enumeration. */
-	r = accel_context_get_devices(fence->ctx, NULL, 0);
-	dev = r < 0 ? NULL : find_exporter(fence->ctx);
+	/*
+	 * Devices come with the first enumeration (which only fails for a
+	 * count past INT32_MAX: the devices are there all the same).
+	 */
+	accel_context_get_devices(fence->ctx, NULL, 0);
+	dev = find_exporter(fence->ctx);
 	if (!dev) {
 		log_dbg(fence->ctx,
 			"no device of this context makes kernel fences\n");

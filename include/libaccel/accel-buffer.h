@@ -65,8 +65,9 @@ struct accel_buffer;
  * anonymous memory instead, which works the same but can never be exported.
  *
  * @return 0, -EINVAL (NULL argument, size 0, bad flags), -E2BIG (size above
- *         ACCEL_DEVICE_U64_MAX_ALLOC_SIZE), -ENOMEM, -EMFILE (out of fds, on
- *         devices that need one per buffer)
+ *         ACCEL_DEVICE_U64_MAX_ALLOC_SIZE), -ENODEV (the device was
+ *         unplugged), -ENOMEM, -EMFILE (out of fds, on devices that need
+ *         one per buffer)
  */
 int accel_buffer_new(struct accel_device *dev, uint64_t size, uint32_t flags,
 		     struct accel_buffer **ret);
@@ -77,7 +78,8 @@ int accel_buffer_new(struct accel_device *dev, uint64_t size, uint32_t flags,
  * freed. Such buffers cannot be exported as dma-bufs.
  *
  * @return 0, -EINVAL (NULL argument, size 0, bad flags), -E2BIG,
- *         -EOPNOTSUPP (the device has no ACCEL_DEVICE_CAP_USER_PTR), -ENOMEM
+ *         -EOPNOTSUPP (the device has no ACCEL_DEVICE_CAP_USER_PTR),
+ *         -ENODEV (the device was unplugged), -ENOMEM
  */
 int accel_buffer_new_user_ptr(struct accel_device *dev, void *ptr,
 			      uint64_t size, uint32_t flags,
@@ -93,7 +95,8 @@ int accel_buffer_new_user_ptr(struct accel_device *dev, void *ptr,
  *        access the parent forbids
  * @return 0, -EINVAL (NULL argument, size 0, bad flags, parent is a
  *         sub-buffer, access wider than the parent's, misaligned offset),
- *         -ERANGE (range outside the parent), -ENOMEM
+ *         -ERANGE (range outside the parent), -ENODEV (the device was
+ *         unplugged), -ENOMEM
  */
 int accel_buffer_new_sub(struct accel_buffer *parent, uint64_t offset,
 			 uint64_t size, uint32_t flags,
@@ -131,7 +134,7 @@ uint64_t accel_buffer_get_offset(struct accel_buffer *buf);
  * @return 0, -EINVAL (NULL argument, size 0, bad flags), -ERANGE (range
  *         outside the buffer), -EACCES (map direction forbidden by the
  *         buffer's HOST_* flags), -EOPNOTSUPP (device memory the host
- *         cannot reach), -ENOMEM
+ *         cannot reach), -ENODEV (the device was unplugged), -ENOMEM
  */
 int accel_buffer_map(struct accel_buffer *buf, uint64_t offset, uint64_t size,
 		     uint32_t flags, void **ret);
@@ -186,7 +189,8 @@ int accel_buffer_export_dmabuf(struct accel_buffer *buf, uint32_t flags,
  *         which allows no I/O), -ENOTTY (@p fd is not a dma-buf),
  *         -EINVAL (NULL argument, bad flags), -EACCES (WRITE_ONLY or
  *         HOST_WRITE_ONLY on a read-only import), -EOPNOTSUPP (the device
- *         cannot import dma-bufs), -E2BIG, -ENOMEM, or the kernel's errno
+ *         cannot import dma-bufs), -E2BIG, -ENODEV (the device was
+ *         unplugged), -ENOMEM, or the kernel's errno
  */
 int accel_buffer_import_dmabuf(struct accel_device *dev, int fd,
 			       uint32_t flags, struct accel_buffer **ret);

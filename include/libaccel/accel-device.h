@@ -114,7 +114,8 @@ enum accel_device_string {
  * @param devices array of @p max entries, may be NULL when @p max is 0
  * @param max number of entries in @p devices
  * @return number of devices (>= 1), -EINVAL (NULL @p ctx, NULL @p devices
- *         with @p max > 0), -ENOMEM
+ *         with @p max > 0), -ENOMEM, -EOVERFLOW (more devices than an int
+ *         counts)
  */
 int accel_context_get_devices(struct accel_context *ctx,
 			      struct accel_device **devices, size_t max);

@@ -101,7 +101,8 @@ enum accel_candidate_u64 {
  * Number of candidate devices discovery saw (enumerating first if that
  * has not happened yet), claimed or not. The CPU device is no candidate.
  *
- * @return the count, or -EINVAL (no @p ctx), -ENOMEM.
+ * @return the count, or -EINVAL (no @p ctx), -ENOMEM, -EOVERFLOW (more
+ * candidates than an int counts).
  */
 int accel_context_get_candidate_count(struct accel_context *ctx);
 
@@ -110,7 +111,7 @@ int accel_context_get_candidate_count(struct accel_context *ctx);
  * context.
  *
  * @return 0, or -EINVAL (bad argument or property), -ENOENT (no such
- * candidate); @p ret is untouched on failure.
+ * candidate), -ENOMEM; @p ret is untouched on failure.
  */
 int accel_context_get_candidate_string(struct accel_context *ctx, size_t idx,
 				       enum accel_candidate_string prop,
@@ -119,7 +120,8 @@ int accel_context_get_candidate_string(struct accel_context *ctx, size_t idx,
 /**
  * An integer property of candidate @p idx.
  *
- * @return 0, or -EINVAL, -ENOENT as accel_context_get_candidate_string().
+ * @return 0, or -EINVAL, -ENOENT, -ENOMEM as
+ * accel_context_get_candidate_string().
  */
 int accel_context_get_candidate_u64(struct accel_context *ctx, size_t idx,
 				    enum accel_candidate_u64 prop,
@@ -131,7 +133,7 @@ int accel_context_get_candidate_u64(struct accel_context *ctx, size_t idx,
  * message for humans in @p ret_message (owned by the context; may be NULL
  * if not wanted).
  *
- * @return the reason (>= 0), or -EINVAL.
+ * @return the reason (>= 0), or -EINVAL (NULL @p ctx), -ENOMEM.
  */
 int accel_context_get_discovery_status(struct accel_context *ctx,
 				       const char **ret_message);
@@ -181,7 +183,7 @@ typedef void (*accel_hotplug_fn)(struct accel_context *ctx,
 
 /**
  * Set (or with NULL @p fn, clear) the hot-plug handler.
- * @return 0 or -EINVAL (NULL @p ctx)
+ * @return 0, -EINVAL (NULL @p ctx), -ENOMEM
  */
 int accel_context_set_hotplug_fn(struct accel_context *ctx,
 				 accel_hotplug_fn fn, void *user_data);

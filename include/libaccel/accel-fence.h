@@ -165,8 +165,9 @@ int accel_fence_export_sync_file(struct accel_fence *fence, int *ret_fd);
  * handlers with the time left).
  * @param timeout_ns relative; 0 polls; ACCEL_TIMEOUT_INFINITE waits forever
  * @return 0 (signalled), -ETIME (timed out), -EBADF, -EINVAL (not a
- *         sync_file, negative timeout), or the negative error the kernel
- *         fence signalled with
+ *         sync_file, negative timeout), -EIO (readable, yet the kernel
+ *         reports it active), or the negative error the kernel fence
+ *         signalled with
  */
 int accel_sync_file_wait(int fd, int64_t timeout_ns);
 
@@ -202,7 +203,8 @@ struct accel_sync_file_info {
  * only; no allocation is made for the caller) and returns the total number
  * of fences, which may be larger than @p max_fences.
  * @return the number of fences (>= 0), -EBADF, -EINVAL (NULL @p info,
- *         NULL @p fences with @p max_fences > 0, not a sync_file), -ENOMEM
+ *         NULL @p fences with @p max_fences > 0, not a sync_file), -ENOMEM,
+ *         -EOVERFLOW (more fences than an int counts)
  */
 int accel_sync_file_get_info(int fd, struct accel_sync_file_info *info,
 			     struct accel_sync_fence_info *fences,

@@ -144,7 +144,8 @@ struct accel_native_kernel_desc {
  *         size, unknown flags), -E2BIG (too many arguments, static local
  *         memory above the device's), -EOPNOTSUPP (the device has no
  *         ACCEL_DEVICE_CAP_NATIVE_KERNELS, or a kernel is flagged
- *         ACCEL_KERNEL_HAS_BARRIERS), -ENOMEM
+ *         ACCEL_KERNEL_HAS_BARRIERS), -ENODEV (the device was unplugged),
+ *         -ENOMEM
  */
 int accel_program_new_native(struct accel_device *dev,
 			     const struct accel_native_kernel_desc *kernels,
@@ -164,8 +165,13 @@ int accel_program_new_native(struct accel_device *dev,
  *        so that diagnostics reach the caller; NULL otherwise
  * @param[out] ret the program
  * @return 0, -EINVAL (NULL argument, unknown build option), -ENOEXEC (the
- *         source does not compile), -EOPNOTSUPP (no compiler on this
- *         device or installation), -ETIMEDOUT, -ENOMEM, -EIO
+ *         source does not compile), -E2BIG (a kernel's arguments or
+ *         __local memory above the device's limits), -EOPNOTSUPP (no
+ *         compiler on this device or installation), -ENOENT,
+ *         -ENAMETOOLONG (the compiler module's path cannot be made: no
+ *         path for libaccel itself, or $ACCEL_COMPILER or the path too
+ *         long), -ENODEV (the device was unplugged), -ETIMEDOUT, -ENOMEM,
+ *         -EIO
  */
 int accel_program_new_source(struct accel_device *dev, const char *source,
 			     size_t length, const char *options,
@@ -184,8 +190,11 @@ int accel_program_new_source(struct accel_device *dev, const char *source,
  *         bad lengths, counts, strings or values); -ENOEXEC (a well-formed
  *         binary this library cannot run: another container format or
  *         work-group ABI version, or code using a CPU feature this CPU
- *         lacks); -EOPNOTSUPP (no compiler on this device or
- *         installation); -ENOMEM; -EIO (the code does not load)
+ *         lacks); -E2BIG (a kernel's arguments or __local memory above
+ *         the device's limits); -EOPNOTSUPP (no compiler on this device or
+ *         installation); -ENOENT, -ENAMETOOLONG (the compiler module's
+ *         path, as for accel_program_new_source()); -ENODEV (the device
+ *         was unplugged); -ENOMEM; -EIO (the code does not load)
  */
 int accel_program_new_binary(struct accel_device *dev, const void *binary,
 			     size_t size, struct accel_program **ret);
@@ -232,8 +241,9 @@ enum accel_program_kind {
  * @param[out] ret_log as for accel_program_new_source()
  * @param[out] ret the object (kind ACCEL_PROGRAM_OBJECT)
  * @return 0, -EINVAL (NULL argument, unknown option, bad header name),
- *         -ENOEXEC (the source does not compile: see the log),
- *         -EOPNOTSUPP, -ETIMEDOUT, -ENOMEM, -EIO
+ *         -ENOEXEC (the source does not compile: see the log), -E2BIG,
+ *         -EOPNOTSUPP, -ENOENT, -ENAMETOOLONG, -ENODEV (as for
+ *         accel_program_new_source()), -ETIMEDOUT, -ENOMEM, -EIO
  */
 int accel_program_compile(struct accel_device *dev, const char *source,
 			  size_t length, const char *options,
@@ -258,8 +268,9 @@ int accel_program_compile(struct accel_device *dev, const char *source,
  * @return 0, -EINVAL (NULL argument, n 0, unknown flag or option, an input
  *         that is not an object or library), -EXDEV (an input of another
  *         device), -ENOEXEC (the link failed: a function undefined or
- *         defined twice; see the log), -EOPNOTSUPP, -ETIMEDOUT, -ENOMEM,
- *         -EIO
+ *         defined twice; see the log), -E2BIG, -EOPNOTSUPP, -ENOENT,
+ *         -ENAMETOOLONG, -ENODEV (as for accel_program_new_source()),
+ *         -ETIMEDOUT, -ENOMEM, -EIO
  */
 int accel_program_link(struct accel_device *dev, uint32_t n,
 		       struct accel_program *const *inputs,
@@ -282,7 +293,8 @@ int accel_program_get_global_variable_size(struct accel_program *prog,
  * Create a program from some of the device's built-in kernels.
  * @param names ';'-separated names from ACCEL_DEVICE_STRING_BUILT_IN_KERNELS
  * @return 0, -EINVAL (NULL argument, empty or malformed list), -ENOENT (a
- *         name the device does not offer), -EOPNOTSUPP, -ENOMEM
+ *         name the device does not offer), -EOPNOTSUPP, -ENODEV (the
+ *         device was unplugged), -ENOMEM
  */
 int accel_program_new_built_in(struct accel_device *dev, const char *names,
 			       struct accel_program **ret);

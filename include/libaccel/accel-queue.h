@@ -58,7 +58,8 @@ struct accel_ndrange {
 /**
  * Create a queue on a device.
  * @param flags ACCEL_QUEUE_*
- * @return 0, -EINVAL (NULL argument, unknown flags), -ENOMEM
+ * @return 0, -EINVAL (NULL argument, unknown flags), -ENODEV (the device
+ *         was unplugged), -ENOMEM
  */
 int accel_queue_new(struct accel_device *dev, uint32_t flags,
 		    struct accel_queue **ret);
@@ -84,7 +85,8 @@ uint32_t accel_queue_get_flags(struct accel_queue *queue);
  * @param wait fences to wait for (NULL when n_wait is 0); referenced, not consumed
  * @param[out] ret_fence the command's completion fence, or NULL if not wanted
  * Common errors: -EINVAL (NULL queue, NULL wait with n_wait > 0, a NULL
- * entry in wait, a fence of another context), -ENOMEM, -EACCES (the
+ * entry in wait, a fence of another context), -ENOMEM, -ENODEV (the
+ * device was unplugged), -EACCES (the
  * command would write a buffer imported read-only: a write, a fill, a
  * copy's destination, or a kernel argument that is not const or
  * __constant), and for dma-buf backed buffers the errno of querying their
@@ -102,7 +104,8 @@ uint32_t accel_queue_get_flags(struct accel_queue *queue);
  *         fitting the device limits or the kernel's required size, global
  *         offset + size overflowing), -ENOEXEC (an argument was never set),
  *         -E2BIG (local memory of the launch above the device's), -EXDEV
- *         (the kernel belongs to another device)
+ *         (the kernel belongs to another device), -EOVERFLOW (more than
+ *         2^64 work-items)
  */
 int accel_queue_launch(struct accel_queue *queue, struct accel_kernel *kernel,
 		       const struct accel_ndrange *range, uint32_t n_wait,
@@ -171,8 +174,9 @@ int accel_queue_flush(struct accel_queue *queue);
 
 /**
  * Wait until every command submitted before this call completed.
- * @return 0, -EINVAL (NULL @p queue), or the negative errno of the first
- *         failed command among them
+ * @return 0, -EINVAL (NULL @p queue), -ENOMEM, -ENODEV (the device was
+ *         unplugged: no marker could be queued), or the negative errno of
+ *         the first failed command among them
  */
 int accel_queue_finish(struct accel_queue *queue);
 

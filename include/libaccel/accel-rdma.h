@@ -67,9 +67,10 @@ enum accel_rdma_flags {
  *         @p flags), -EOPNOTSUPP (neither path possible: the dma-buf path
  *         failed or was excluded and the host cannot reach the memory or
  *         the host path was excluded), -EACCES (the buffer's host-access
- *         flags forbid the mapping that remote writes need), -ENOMEM, or
- *         the errno of ibv_reg_dmabuf_mr()/ibv_reg_mr() (e.g. -EPERM,
- *         -ENOMEM when the memlock limit is reached)
+ *         flags forbid the mapping that remote writes need), -ENODEV (the
+ *         device was unplugged), -ENOMEM, or the errno of
+ *         ibv_reg_dmabuf_mr()/ibv_reg_mr() (e.g. -EPERM, -ENOMEM when the
+ *         memlock limit is reached; -EIO when it sets none)
  */
 int accel_buffer_register_rdma(struct accel_buffer *buf, struct ibv_pd *pd,
 			       unsigned int access, uint32_t flags,

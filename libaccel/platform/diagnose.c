@@ -327,13 +327,14 @@ static int candidates_lock(struct accel_context *ctx,
 {
 	struct accel_candidates *list;
 	size_t i;
-	int r;
 
 	if (!ctx)
 		return -EINVAL;
-	r = accel_context_get_devices(ctx, NULL, 0);
-	if (r < 0)
-		return r;
+	/*
+	 * Called to enumerate. With a context it only fails for a count
+	 * past INT32_MAX (-EOVERFLOW), which does not matter here.
+	 */
+	accel_context_get_devices(ctx, NULL, 0);
 
 	pthread_mutex_lock(&ctx->enum_lock);
 	list = list_get(ctx);

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdlib.h>
+
+int fixture_load(const void *data, unsigned long size);
+
+static int check_size(unsigned long size)
+{
+	if (size > 64)
+		return -E2BIG;
+	return 0;
+}
+
+int fixture_load(const void *data, unsigned long size)
+{
+	int r = check_size(size);
+	void *p;
+
+	if (r < 0)
+		return r;
+	p = malloc(size);
+	if (!p)
+		return -ENOMEM;
+	free(p);
+	return data ? 0 : -EINVAL;
+}
