@@ -349,28 +349,49 @@ struct rect {
 	size_t slice_pitch;
 };
 
-/* Default and check pitches; the byte span the rectangle touches. */
+/*
+ * Default and check the pitches; the byte span [start, end) the rectangle
+ * touches. Origins, region and pitches are the caller's: every product and
+ * sum is checked, as a wrapped end would pass the bounds check and send
+ * rect_run() to wild addresses.
+ */
 static bool rect_setup(struct rect *r, const size_t *origin,
 		       const size_t *region, size_t row_pitch,
 		       size_t slice_pitch, size_t *start, size_t *end)
 {
+	size_t plane, s, e, t;
+
 	if (!origin)
 		return false;
-	memcpy(r->origin, origin, sizeof(r->origin));
 	if (row_pitch == 0)
 		row_pitch = region[0];
 	else if (row_pitch < region[0])
 		return false;
-	if (slice_pitch == 0)
-		slice_pitch = region[1] * row_pitch;
-	else if (slice_pitch < region[1] * row_pitch ||
-		 slice_pitch % row_pitch)
+	if (__builtin_mul_overflow(region[1], row_pitch, &plane))
 		return false;
+	if (slice_pitch == 0)
+		slice_pitch = plane;
+	else if (slice_pitch < plane || slice_pitch % row_pitch)
+		return false;
+	/* start = origin[2] * slice + origin[1] * row + origin[0] */
+	if (__builtin_mul_overflow(origin[2], slice_pitch, &s) ||
+	    __builtin_mul_overflow(origin[1], row_pitch, &t) ||
+	    __builtin_add_overflow(s, t, &s) ||
+	    __builtin_add_overflow(s, origin[0], &s))
+		return false;
+	/* end = start + (region[2] - 1) * slice + (region[1] - 1) * row
+	 *       + region[0] */
+	if (__builtin_mul_overflow(region[2] - 1, slice_pitch, &e) ||
+	    __builtin_mul_overflow(region[1] - 1, row_pitch, &t) ||
+	    __builtin_add_overflow(e, t, &e) ||
+	    __builtin_add_overflow(e, region[0], &e) ||
+	    __builtin_add_overflow(e, s, &e))
+		return false;
+	memcpy(r->origin, origin, sizeof(r->origin));
 	r->row_pitch = row_pitch;
 	r->slice_pitch = slice_pitch;
-	*start = origin[2] * slice_pitch + origin[1] * row_pitch + origin[0];
-	*end = *start + (region[2] - 1) * slice_pitch +
-	       (region[1] - 1) * row_pitch + region[0];
+	*start = s;
+	*end = e;
 	return true;
 }
 
@@ -490,7 +511,7 @@ static cl_int rect_transfer(cl_command_queue q, cl_mem m, bool read,
 			buffer_slice_pitch, &bs, &be) ||
 	    !rect_setup(hrect, host_origin, region, host_row_pitch,
 			host_slice_pitch, &hs, &he) ||
-	    be > m->size) {
+	    be > m->size || he > UINTPTR_MAX - (uintptr_t)ptr) {
 		free(c);
 		return CL_INVALID_VALUE;
 	}
@@ -546,12 +567,13 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(
 /* Do two rectangles of one buffer share a byte? */
 static bool rect_overlap(const struct rect_cmd *c)
 {
-	size_t z, y, z2, y2;
+	size_t z, y, z2, y2, rows;
 
 	if (c->src_end <= c->dst_start || c->dst_end <= c->src_start)
 		return false;
 	/* Rows are short lists; compare them pairwise, bounded. */
-	if (c->region[1] * c->region[2] > 4096)
+	if (__builtin_mul_overflow(c->region[1], c->region[2], &rows) ||
+	    rows > 4096)
 		return true;
 	for (z = 0; z < c->region[2]; z++)
 		for (y = 0; y < c->region[1]; y++) {
