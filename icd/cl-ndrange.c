@@ -15,12 +15,20 @@ static cl_int check_geometry(cl_kernel k, cl_device_id dev, cl_uint dim,
 			     const size_t *local)
 {
 	const uint64_t *u = dev->u64;
-	uint64_t total = 1;
+	size_t items = 1, total = 1;
 	cl_uint d;
 
 	for (d = 0; d < dim; d++)
 		if (offset && offset[d] > SIZE_MAX - global[d])
 			return CL_INVALID_GLOBAL_OFFSET;
+	/*
+	 * The work-items (global_work_size[0] x ... x [dim - 1]), so the
+	 * work-groups too, must be countable in a size_t: a wrapped count
+	 * would launch nothing and report success.
+	 */
+	for (d = 0; d < dim; d++)
+		if (__builtin_mul_overflow(items, global[d], &items))
+			return CL_INVALID_GLOBAL_WORK_SIZE;
 
 	if (!local) {
 		/* libaccel uses the required size; it must fit exactly */
@@ -39,7 +47,8 @@ static cl_int check_geometry(cl_kernel k, cl_device_id dev, cl_uint dim,
 			return CL_INVALID_WORK_GROUP_SIZE;
 		if (k->prog->uniform_wg && global[d] % local[d])
 			return CL_INVALID_WORK_GROUP_SIZE;
-		total *= local[d];
+		if (__builtin_mul_overflow(total, local[d], &total))
+			return CL_INVALID_WORK_GROUP_SIZE;
 	}
 	if (k->reqd[0])
 		for (d = dim; d < 3; d++)
@@ -61,6 +70,8 @@ static cl_int launch_error(int e)
 		return CL_INVALID_CONTEXT;
 	case -EINVAL:
 		return CL_INVALID_WORK_GROUP_SIZE;
+	case -EOVERFLOW: /* more work-items than 64 bits count */
+		return CL_INVALID_GLOBAL_WORK_SIZE;
 	case -EACCES:
 		return CL_INVALID_OPERATION;
 	default:

@@ -31,11 +31,11 @@ static uint64_t largest_divisor(uint64_t n, uint64_t limit)
  * divisor of the global size) because OpenCL 1.2 kernels assume it.
  */
 static void pick_local_size(struct accel_device *dev, uint32_t dim,
-			    const uint64_t global[3], uint64_t local[3])
+			    const uint64_t global[3], uint64_t total,
+			    uint64_t local[3])
 {
 	uint64_t cus = MAX(dev->u64[ACCEL_DEVICE_U64_COMPUTE_UNITS], 1);
 	uint64_t max_wg = dev->u64[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE];
-	uint64_t total = global[0] * global[1] * global[2];
 	uint64_t budget = MAX(MIN(max_wg, total / (cus * 4)), 1);
 	uint32_t d;
 
@@ -51,6 +51,27 @@ static void pick_local_size(struct accel_device *dev, uint32_t dim,
 	}
 }
 
+/*
+ * Work-groups per dimension and in all: a division rounding up that
+ * cannot wrap (global + local - 1 does, for a global size near 2^64), and
+ * a checked product.
+ */
+static int count_groups(struct accel_launch *l)
+{
+	uint32_t d;
+
+	l->total_groups = 1;
+	for (d = 0; d < 3; d++) {
+		uint64_t g = l->global_size[d], ls = l->local_size[d];
+
+		l->num_groups[d] = g / ls + (g % ls != 0);
+		if (__builtin_mul_overflow(l->total_groups, l->num_groups[d],
+					   &l->total_groups))
+			return -EOVERFLOW;
+	}
+	return 0;
+}
+
 static int check_range(struct accel_device *dev,
 		       const struct accel_kernel_def *def,
 		       const struct accel_ndrange *range, struct accel_launch *l)
@@ -58,6 +79,7 @@ static int check_range(struct accel_device *dev,
 	uint64_t max_wg = dev->u64[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE];
 	const uint64_t *reqd = def->reqd_wg_size;
 	bool pick = true, has_reqd = reqd[0] != 0;
+	uint64_t items = 1;
 	uint32_t d, dim;
 
 	if (range->struct_size < sizeof(struct accel_ndrange))
@@ -83,13 +105,17 @@ static int check_range(struct accel_device *dev,
 			l->global_size[d] = 1;
 			l->global_offset[d] = 0;
 		}
+		/* Work-items (so work-groups) are counted in 64 bits. */
+		if (__builtin_mul_overflow(items, l->global_size[d], &items))
+			return -EOVERFLOW;
 	}
 
 	if (pick && has_reqd) {
 		for (d = 0; d < 3; d++)
 			l->local_size[d] = reqd[d];
 	} else if (pick) {
-		pick_local_size(dev, dim, l->global_size, l->local_size);
+		pick_local_size(dev, dim, l->global_size, items,
+				l->local_size);
 	} else {
 		uint64_t total = 1;
 
@@ -101,7 +127,8 @@ static int check_range(struct accel_device *dev,
 				return -EINVAL;
 			if (has_reqd && ls != reqd[d])
 				return -EINVAL;
-			total *= ls;
+			if (__builtin_mul_overflow(total, ls, &total))
+				return -EINVAL;
 			l->local_size[d] = ls;
 		}
 		if (total > max_wg)
@@ -113,13 +140,7 @@ static int check_range(struct accel_device *dev,
 				return -EINVAL;
 
 	l->work_dim = dim;
-	l->total_groups = 1;
-	for (d = 0; d < 3; d++) {
-		l->num_groups[d] = (l->global_size[d] + l->local_size[d] - 1) /
-				   l->local_size[d];
-		l->total_groups *= l->num_groups[d];
-	}
-	return 0;
+	return count_groups(l);
 }
 
 /* Work-items in x below which a group-invariant launch is re-cut. */
@@ -135,26 +156,20 @@ static int check_range(struct accel_device *dev,
  * with a smaller last group. Larger enqueued groups are left alone: they
  * already amortise the call per group.
  */
-static void widen_groups(struct accel_device *dev, struct accel_launch *l)
+static int widen_groups(struct accel_device *dev, struct accel_launch *l)
 {
 	uint64_t cus = MAX(dev->u64[ACCEL_DEVICE_U64_COMPUTE_UNITS], 1);
 	uint64_t x = l->global_size[0] / (cus * 8);
-	uint32_t d;
 
 	if (l->local_size[0] >= WIDEN_BELOW)
-		return;
+		return 0;
 	x = MIN(MAX(x, (uint64_t)WIDEN_BELOW), (uint64_t)WIDEN_MAX) &
 	    ~(uint64_t)(WIDEN_BELOW - 1);
 	x = MIN(x, l->global_size[0]);
 	if (x <= l->local_size[0])
-		return;
+		return 0;
 	l->local_size[0] = x;
-	l->total_groups = 1;
-	for (d = 0; d < 3; d++) {
-		l->num_groups[d] = (l->global_size[d] + l->local_size[d] - 1) /
-				   l->local_size[d];
-		l->total_groups *= l->num_groups[d];
-	}
+	return count_groups(l);
 }
 
 /*
@@ -196,6 +211,19 @@ static int launch_arrays(struct accel_launch *l, uint32_t n_args,
 	return 0;
 }
 
+/*
+ * The end of a local block of @size bytes placed at @off; saturates at
+ * UINT64_MAX, which is above any device's local memory (-E2BIG).
+ */
+static uint64_t local_end(uint64_t off, uint64_t size)
+{
+	uint64_t blk = ALIGN_UP(size, (uint64_t)LOCAL_ALIGN), end;
+
+	if (blk < size || __builtin_add_overflow(off, blk, &end))
+		return UINT64_MAX;
+	return end;
+}
+
 /* Snapshot the kernel's arguments into the launch. */
 static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 {
@@ -227,7 +255,7 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 		return r;
 
 	local_max = k->prog->dev->u64[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE];
-	local_off = ALIGN_UP(def->static_local_size, (uint64_t)LOCAL_ALIGN);
+	local_off = local_end(0, def->static_local_size);
 	for (i = 0; i < def->n_args; i++) {
 		const struct accel_kernel_arg *arg = &k->args[i];
 		void *slot = l->arg_storage + off;
@@ -250,8 +278,7 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 			memset(slot, 0, sizeof(void *));
 			l->local_arg_index[l->n_local_args] = i;
 			l->local_arg_offset[l->n_local_args++] = local_off;
-			local_off += ALIGN_UP(arg->local_size,
-					      (uint64_t)LOCAL_ALIGN);
+			local_off = local_end(local_off, arg->local_size);
 			break;
 		}
 		l->args[i] = slot;
@@ -329,7 +356,7 @@ ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 	l = &cmd->u.launch;
 	r = check_range(queue->dev, kernel->def, range, l);
 	if (r == 0 && (kernel->def->flags & ACCEL_KERNEL_GROUP_INVARIANT))
-		widen_groups(queue->dev, l);
+		r = widen_groups(queue->dev, l);
 	if (r == 0)
 		r = snapshot_args(kernel, l);
 	if (r < 0) {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Hostile sizes through the ICD loader: offsets, sizes and pitches
- * chosen so that a sum or product of them wraps size_t. Every entry
- * point that takes sizes must refuse them with the specification's code,
- * touch no out-parameter and enqueue nothing.
+ * Hostile sizes through the ICD loader: offsets, sizes, pitches and
+ * NDRange geometries chosen so that a sum or product of them wraps
+ * size_t. Every entry point that takes sizes must refuse them with the
+ * specification's code, touch no out-parameter and enqueue nothing.
  *
  * Commands that could be accepted by mistake wait for a user event that
  * is then failed, so an accepted one never runs: a wrong answer shows as
@@ -432,6 +432,95 @@ static void test_sub_buffer(void **state)
 	CL_OK(clReleaseMemObject(m));
 }
 
+/* ---- NDRange geometry ----------------------------------------------- */
+
+struct nd_case {
+	const char *what;
+	cl_uint dim;
+	size_t offset[3];
+	size_t global[3];
+	size_t local[3]; /* all 0: NULL */
+	cl_int expect;
+};
+
+static const struct nd_case bad_nd[] = {
+	/* 2^80 work-items: the work-group count wrapped to 0 */
+	{ "2^40 x 2^40", 2, { 0 }, { (size_t)1 << 40, (size_t)1 << 40 },
+	  { 0 }, CL_INVALID_GLOBAL_WORK_SIZE },
+	{ "2^40 x 2^40 in 1 x 1", 2, { 0 },
+	  { (size_t)1 << 40, (size_t)1 << 40 }, { 1, 1 },
+	  CL_INVALID_GLOBAL_WORK_SIZE },
+	/* exactly 2^64 */
+	{ "2^32 x 2^32", 2, { 0 }, { (size_t)1 << 32, (size_t)1 << 32 },
+	  { 0 }, CL_INVALID_GLOBAL_WORK_SIZE },
+	{ "2^22 x 2^22 x 2^22", 3, { 0 },
+	  { (size_t)1 << 22, (size_t)1 << 22, (size_t)1 << 22 }, { 0 },
+	  CL_INVALID_GLOBAL_WORK_SIZE },
+	{ "SIZE_MAX x 2", 2, { 0 }, { SIZE_MAX, 2 }, { 0 },
+	  CL_INVALID_GLOBAL_WORK_SIZE },
+	/* global offset + global size beyond size_t */
+	{ "offset SIZE_MAX", 1, { SIZE_MAX }, { 2 }, { 0 },
+	  CL_INVALID_GLOBAL_OFFSET },
+	{ "offset 1 + SIZE_MAX", 1, { 1 }, { SIZE_MAX }, { 0 },
+	  CL_INVALID_GLOBAL_OFFSET },
+	{ "offset in y", 2, { 0, SIZE_MAX - 1 }, { 4, 4 }, { 0 },
+	  CL_INVALID_GLOBAL_OFFSET },
+};
+
+static void test_ndrange(void **state)
+{
+	struct icd_env *env = *state;
+	char names[256] = "";
+	cl_uint value = 7, dims = 0;
+	cl_int err = CL_SUCCESS;
+	cl_program p;
+	cl_kernel k;
+	cl_mem m;
+	size_t i, one = 1;
+
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_BUILT_IN_KERNELS,
+			      sizeof(names), names, NULL));
+	if (!strstr(names, "fill_u32"))
+		skip();
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS,
+			      sizeof(dims), &dims, NULL));
+	p = clCreateProgramWithBuiltInKernels(env->ctx, 1, &env->device,
+					      "fill_u32", &err);
+	CL_OK(err);
+	k = clCreateKernel(p, "fill_u32", &err);
+	CL_OK(err);
+	m = buffer(env, N);
+	CL_OK(clSetKernelArg(k, 0, sizeof(m), &m));
+	CL_OK(clSetKernelArg(k, 1, sizeof(value), &value));
+
+	for (i = 0; i < ICD_TEST_ARRAY_SIZE(bad_nd); i++) {
+		const struct nd_case *c = &bad_nd[i];
+		cl_event gate, ev = SENTINEL_EVENT;
+		cl_int r;
+
+		if (c->dim > dims)
+			continue;
+		gate = gate_new(env);
+		r = clEnqueueNDRangeKernel(env->queue, k, c->dim, c->offset,
+					   c->global,
+					   c->local[0] ? c->local : NULL, 1,
+					   &gate, &ev);
+		gate_fail(env, gate);
+		if (r == CL_SUCCESS && ev != SENTINEL_EVENT)
+			clReleaseEvent(ev);
+		if (r != c->expect)
+			fail_msg("\"%s\": %d, not %d", c->what, r, c->expect);
+		assert_ptr_equal(ev, SENTINEL_EVENT);
+	}
+	/* and a plain launch still runs */
+	CL_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &one, &one, 0,
+				     NULL, NULL));
+	CL_OK(clFinish(env->queue));
+	CL_OK(clReleaseMemObject(m));
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseProgram(p));
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
@@ -443,6 +532,7 @@ int main(void)
 		T(test_map),
 		T(test_create_buffer),
 		T(test_sub_buffer),
+		T(test_ndrange),
 	};
 #undef T
 
