@@ -34,7 +34,11 @@ cl_int icd_wait_init(cl_command_queue q, cl_uint n, const cl_event *list,
 		pthread_mutex_unlock(&q->lock);
 	}
 
-	total = n + (barrier ? 1 : 0);
+	/* libaccel counts the wait list in 32 bits, the barrier included */
+	if (__builtin_add_overflow(n, barrier ? 1u : 0u, &total)) {
+		accel_fence_unref(barrier);
+		return CL_OUT_OF_RESOURCES;
+	}
 	if (total > ICD_ARRAY_SIZE(w->inline_fences)) {
 		w->fences = calloc(total, sizeof(*w->fences));
 		if (!w->fences) {
