@@ -65,9 +65,11 @@ struct accel_buffer;
  * anonymous memory instead, which works the same but can never be exported.
  *
  * @return 0, -EINVAL (NULL argument, size 0, bad flags), -E2BIG (size above
- *         ACCEL_DEVICE_U64_MAX_ALLOC_SIZE), -ENODEV (the device was
- *         unplugged), -ENOMEM, -EMFILE (out of fds, on devices that need
- *         one per buffer)
+ *         ACCEL_DEVICE_U64_MAX_ALLOC_SIZE), -EOPNOTSUPP
+ *         (ACCEL_BUFFER_DMA_HEAP where the kernel has no such heap),
+ *         -ENODEV (the device was unplugged), -ENOMEM, -EMFILE (out of
+ *         fds, on devices that need one per buffer), -EIO (the device's
+ *         driver failed)
  */
 int accel_buffer_new(struct accel_device *dev, uint64_t size, uint32_t flags,
 		     struct accel_buffer **ret);
@@ -163,7 +165,8 @@ int accel_buffer_unmap(struct accel_buffer *buf, void *ptr);
  * @return 0, -EINVAL (NULL argument, unknown flags, sub-buffer range not
  *         page aligned), -EOPNOTSUPP (the kernel offers neither udmabuf nor
  *         dma-buf heaps; user-pointer or anonymous-memory buffers), -EMFILE,
- *         -ENOMEM, or the kernel's errno. An imported buffer exports a
+ *         -ENOMEM, -EIO (the device's driver failed), or the kernel's
+ *         errno. An imported buffer exports a
  *         duplicate of the fd it was imported from (same access mode).
  */
 int accel_buffer_export_dmabuf(struct accel_buffer *buf, uint32_t flags,
@@ -190,7 +193,8 @@ int accel_buffer_export_dmabuf(struct accel_buffer *buf, uint32_t flags,
  *         -EINVAL (NULL argument, bad flags), -EACCES (WRITE_ONLY or
  *         HOST_WRITE_ONLY on a read-only import), -EOPNOTSUPP (the device
  *         cannot import dma-bufs), -E2BIG, -ENODEV (the device was
- *         unplugged), -ENOMEM, or the kernel's errno
+ *         unplugged), -ENOMEM, -EIO (the device's driver failed), or the
+ *         kernel's errno
  */
 int accel_buffer_import_dmabuf(struct accel_device *dev, int fd,
 			       uint32_t flags, struct accel_buffer **ret);

@@ -147,7 +147,7 @@ struct accel_context *accel_fence_get_context(struct accel_fence *fence);
  * @return 0, -EINVAL (NULL argument), -EOPNOTSUPP (no device of the
  *         context can make kernel fences), the negative errno of the
  *         failed work (a fence that has already failed), -EMFILE, -ENOMEM,
- *         or the driver's error
+ *         -EIO, or the driver's error
  */
 int accel_fence_export_sync_file(struct accel_fence *fence, int *ret_fd);
 

@@ -59,7 +59,7 @@ struct accel_ndrange {
  * Create a queue on a device.
  * @param flags ACCEL_QUEUE_*
  * @return 0, -EINVAL (NULL argument, unknown flags), -ENODEV (the device
- *         was unplugged), -ENOMEM
+ *         was unplugged), -ENOMEM, -EIO (the device's driver failed)
  */
 int accel_queue_new(struct accel_device *dev, uint32_t flags,
 		    struct accel_queue **ret);

@@ -21,8 +21,11 @@ the same file first, then non-static functions of any scanned file):
 - an errno constant assigned to a variable that a return statement of the
   function returns (`r = -ENOMEM; ... return r;`);
 - the result of a call that is returned (`return helper(x);`) or assigned
-  to such a variable (`r = helper(x);`).
-Not followed: calls through function pointers (backend ops), errnos
+  to such a variable (`r = helper(x);`); a call through a member
+  (`dev->ops->execute(...)`) stands for every function an initializer of
+  the scanned sources assigns to that member (`.execute = cpu_execute,`).
+An errno compared rather than returned (`r == -ENOENT ? -EOPNOTSUPP : r`)
+does not count. Not followed: function pointers held otherwise, errnos
 computed at run time (-errno, a kernel's or a fence's status), values
 passed through out-parameters. So what is reported can be returned by a
 path the scan sees; what is missed is beyond a static text scan.
@@ -44,6 +47,12 @@ import sys
 ERRNO_RE = re.compile(r"-\s*\(?\s*(E[A-Z0-9]{2,})\b")
 IDENT_RE = re.compile(r"\b([A-Za-z_]\w*)\b")
 CALL_RE = re.compile(r"(?<![\w.>-])(-?)\s*([A-Za-z_]\w*)\s*\(")
+OP_CALL_RE = re.compile(r"(?:->|\.)\s*([A-Za-z_]\w*)\s*\(")
+# `.member = function,` in an initializer (backend ops tables)
+OP_INIT_RE = re.compile(r"\.\s*([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s*[,}]")
+# an errno compared, not returned: r == -ENOENT ? ... / -EINTR != r
+COMPARED_RE = re.compile(r"(?:[=!]=\s*-\s*\(?\s*E[A-Z0-9]{2,}\b|"
+                         r"-\s*E[A-Z0-9]{2,}\s*\)?\s*[=!]=)")
 KEYWORDS = {
     "if", "while", "for", "switch", "return", "sizeof", "defined",
     "_Alignof", "alignof", "__builtin_expect", "_likely_", "_unlikely_",
@@ -61,6 +70,8 @@ EXCEPTIONS = {
     # -ENOENT of accel_fence_dup_sync_file() (no kernel fence kept) is
     # handled: the export then goes through a device.
     ("accel_fence_export_sync_file", "ENOENT"),
+    # The CPU device allocates from a heap of a constant, short name.
+    ("accel_buffer_new", "ENAMETOOLONG"),
     # The device's own built-in kernels are within its limits.
     ("accel_program_new_built_in", "E2BIG"),
     # The marker's fence is waited for with ACCEL_TIMEOUT_INFINITE.
@@ -112,6 +123,7 @@ def parse_sources(paths):
     """Function definitions and errno macros of the C sources."""
     funcs = []
     macros = {}
+    ops = {}
     for path in paths:
         with open(path, encoding="utf-8") as f:
             raw = f.read()
@@ -122,6 +134,8 @@ def parse_sources(paths):
                               m.group(2).strip())
             if em:
                 macros[m.group(1)] = em.group(1)
+        for m in OP_INIT_RE.finditer(text):
+            ops.setdefault(m.group(1), []).append((path, m.group(2)))
         # Preprocessor lines are not code for the brace scan.
         code = re.sub(r"^[ \t]*#.*$", lambda m: " " * len(m.group(0)),
                       text, flags=re.M)
@@ -148,7 +162,7 @@ def parse_sources(paths):
                     start = i + 1
             elif c == ";" and depth == 0:
                 start = i + 1
-    return funcs, macros
+    return funcs, macros, ops
 
 
 def statements(body):
@@ -157,6 +171,7 @@ def statements(body):
 
 
 def expr_errnos(expr, macros):
+    expr = COMPARED_RE.sub(" ", expr)
     found = set(ERRNO_RE.findall(expr))
     for ident in IDENT_RE.findall(expr):
         if ident in macros:
@@ -166,14 +181,18 @@ def expr_errnos(expr, macros):
 
 def expr_calls(expr):
     """Functions called in @expr, but not negated ones (-pthread_create())
-    whose positive error numbers the scan does not follow."""
-    return {m.group(2) for m in CALL_RE.finditer(expr)
-            if not m.group(1) and m.group(2) not in KEYWORDS}
+    whose positive error numbers the scan does not follow; calls through
+    a member (ops->execute(...)) as "->member"."""
+    calls = {m.group(2) for m in CALL_RE.finditer(expr)
+             if not m.group(1) and m.group(2) not in KEYWORDS}
+    calls |= {"->" + m.group(1) for m in OP_CALL_RE.finditer(expr)}
+    return calls
 
 
 class Scanner:
-    def __init__(self, funcs, macros):
+    def __init__(self, funcs, macros, ops):
         self.macros = macros
+        self.ops = ops
         self.static = {}
         self.inline = {}
         self.glob = {}
@@ -187,6 +206,14 @@ class Scanner:
                 self.glob.setdefault(f.name, f)
         self.memo = {}
         self.why = {}
+
+    def resolve_all(self, path, name):
+        """A direct call's function, or every function some initializer
+        puts in that member for a call through it."""
+        if name.startswith("->"):
+            return [self.resolve(p, n) for p, n in
+                    self.ops.get(name[2:], [])]
+        return [self.resolve(path, name)]
 
     def resolve(self, path, name):
         return (self.static.get((path, name)) or self.inline.get(name) or
@@ -224,11 +251,11 @@ class Scanner:
         errnos, callees = self.direct(f)
         result = {e: [f.name] for e in errnos}
         for name in sorted(callees):
-            g = self.resolve(f.path, name)
-            if not g or g is f:
-                continue
-            for e, path in self.errnos(g, stack + (key,)).items():
-                result.setdefault(e, [f.name] + path)
+            for g in self.resolve_all(f.path, name):
+                if not g or g is f:
+                    continue
+                for e, path in self.errnos(g, stack + (key,)).items():
+                    result.setdefault(e, [f.name] + path)
         self.memo[key] = result
         return result
 
@@ -286,8 +313,8 @@ def source_paths(dirs):
 
 def check(include_dir, src_dirs, exceptions, explain=None):
     """Problems as (message, function, errno or None, call path)."""
-    funcs, macros = parse_sources(source_paths(src_dirs))
-    scanner = Scanner(funcs, macros)
+    funcs, macros, ops = parse_sources(source_paths(src_dirs))
+    scanner = Scanner(funcs, macros, ops)
     decls = parse_headers(include_dir)
     if not decls:
         sys.exit(f"{include_dir}: no int accel_* declarations found")

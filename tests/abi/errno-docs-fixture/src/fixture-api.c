@@ -58,3 +58,17 @@ int accel_fixture_runtime(int fd)
 {
 	return close(fd) < 0 ? -errno : 0;
 }
+
+struct fixture_ops {
+	int (*probe)(int x);
+};
+
+extern const struct fixture_ops fixture_backend_ops;
+
+/* A compared errno is not a returned one; the probe's -EPROTO is. */
+int accel_fixture_probe(int x)
+{
+	int r = fixture_backend_ops.probe(x);
+
+	return r == -EAGAIN ? -EINVAL : r;
+}

@@ -24,3 +24,17 @@ int fixture_load(const void *data, unsigned long size)
 	free(p);
 	return data ? 0 : -EINVAL;
 }
+
+struct fixture_ops {
+	int (*probe)(int x);
+};
+
+/* Reached only through the ops table: the scan must follow it. */
+static int fixture_backend_probe(int x)
+{
+	return x ? -EPROTO : 0;
+}
+
+const struct fixture_ops fixture_backend_ops = {
+	.probe = fixture_backend_probe,
+};

@@ -35,3 +35,9 @@ int accel_fixture_undocumented(int x);
  * @return 0 or a negative errno
  */
 int accel_fixture_runtime(int fd);
+
+/**
+ * Misses -EPROTO of the backend behind an ops table.
+ * @return 0, -EINVAL
+ */
+int accel_fixture_probe(int x);
