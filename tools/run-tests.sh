@@ -9,6 +9,8 @@
 #                        compiler-* corpus built for it (CT_BUILD_TARGET)
 #   asan    build-asan/  ASan+UBSan (+LeakSanitizer), all but labels abi, bench
 #   tsan    build-tsan/  TSan, tests labelled `threads`
+#   fuzz    build-fuzz/  libFuzzer (clang-16): ICD, C API, binary container,
+#                        bounded (tests/fuzz/run-fuzzers.sh)
 #   clients build/       piglit's cl profile and CLBlast's tests, vs PoCL
 #                        (tests/clients/run-clients.sh)
 # Exits non-zero if any part fails to build or has a failing test. A test
@@ -260,6 +262,29 @@ else
 		run_ctest tsan build-tsan -L '^threads$'
 fi
 restore_rnd_bits
+
+# ---- fuzz ------------------------------------------------------------------------
+#
+# libFuzzer over the OpenCL ICD's entry points, the C API and the program
+# binary container (tests/fuzz/README.md): about 40 + 40 + 14 s in a clang
+# build of its own, over the corpus in the tree. SKIP (not failed) when
+# clang-16 cannot build libFuzzer programs.
+
+say "fuzzers (build-fuzz/, tests/fuzz/run-fuzzers.sh)"
+start=$SECONDS
+mkdir -p build-fuzz
+fuzz_log=$PWD/build-fuzz/fuzz.log
+tests/fuzz/run-fuzzers.sh -b build-fuzz -t 40 2>&1 | tee "$fuzz_log"
+rc=${PIPESTATUS[0]}
+line=$(grep '^fuzz: ' "$fuzz_log" | tail -n1)
+line="${line#fuzz: } ($((SECONDS - start))s)"
+if [ "$rc" -eq 0 ]; then
+	record fuzz PASS "$line"
+elif [ "$rc" -eq 77 ]; then
+	summary+=("$(printf '%-6s %-5s %s' fuzz SKIP "$line")")
+else
+	record fuzz FAIL "$line; log: $fuzz_log"
+fi
 
 # ---- clients ---------------------------------------------------------------------
 #

@@ -3,6 +3,8 @@
 # Build the binary-parser fuzzer with clang's libFuzzer and ASan/UBSan, and
 # run it for a bounded number of inputs over seeds made by accelc.
 # usage: run-fuzz.sh CLANG SOURCE_DIR BUILD_DIR ACCELC [RUNS]
+# With FUZZ_SECONDS set, it runs for that many seconds instead of RUNS
+# inputs (tests/fuzz/run-fuzzers.sh).
 # Exit 77 (skip) when clang cannot link a libFuzzer program at all.
 set -u
 clang=$1 src=$2 build=$3 accelc=$4 runs=${5:-20000}
@@ -47,5 +49,11 @@ done
 # the seeds themselves must parse (and survive the round trip)
 "$tmp/fuzz" -runs=0 "$tmp/seeds" || exit 1
 # not exec: the trap removes $tmp afterwards
-"$tmp/fuzz" -runs="$runs" -seed=1 -max_len=65536 -timeout=10 \
+if [ -n "${FUZZ_SECONDS:-}" ]; then
+	limit="-max_total_time=$FUZZ_SECONDS"
+else
+	limit="-runs=$runs -seed=1"
+fi
+# shellcheck disable=SC2086  # $limit holds one or two flags
+"$tmp/fuzz" $limit -max_len=65536 -timeout=10 \
 	-rss_limit_mb=2048 -print_final_stats=1 "$tmp/corpus" "$tmp/seeds"
