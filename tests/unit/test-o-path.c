@@ -10,7 +10,10 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+#include <linux/dma-buf.h>
+#include <linux/dma-heap.h>
 
 #include "test-common.h"
 
@@ -74,6 +77,62 @@ static void test_o_path_anon(void **state)
 	close(efd);
 }
 
+/*
+ * A dma-buf of the system heap and a (signalled) sync_file exported from
+ * it, or a negative errno where the kernel has no heap (outside the VM).
+ */
+static int heap_sync_file(int *ret_buf)
+{
+	struct dma_heap_allocation_data alloc = {
+		.len = 4096,
+		.fd_flags = O_RDWR | O_CLOEXEC,
+	};
+	struct dma_buf_export_sync_file exp = { .flags = DMA_BUF_SYNC_RW };
+	int heap = open("/dev/dma_heap/system", O_RDONLY | O_CLOEXEC);
+
+	if (heap < 0)
+		return -errno;
+	if (ioctl(heap, DMA_HEAP_IOCTL_ALLOC, &alloc) < 0) {
+		close(heap);
+		return -errno;
+	}
+	close(heap);
+	exp.fd = -1;
+	if (ioctl((int)alloc.fd, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &exp) < 0) {
+		close((int)alloc.fd);
+		return -errno;
+	}
+	*ret_buf = (int)alloc.fd;
+	return exp.fd;
+}
+
+/* A real sync_file and dma-buf reopened with O_PATH (the VM tier). */
+static void test_o_path_real(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_buffer *b = TEST_SENTINEL_PTR;
+	int buf = -1, sf, sf_path, buf_path;
+
+	sf = heap_sync_file(&buf);
+	if (sf < 0)
+		skip();
+	/* The real ones work... */
+	assert_int_equal(accel_sync_file_wait(sf, 0), 0);
+	sf_path = o_path_of(sf);
+	buf_path = o_path_of(buf);
+	/* ...their O_PATH doubles are open, but usable for nothing. */
+	check_o_path(env, sf_path, "a sync_file");
+	assert_int_equal(accel_buffer_import_dmabuf(env->dev, buf_path, 0, &b),
+			 -EBADF);
+	assert_ptr_equal(b, TEST_SENTINEL_PTR);
+	assert_int_equal(accel_buffer_import_dmabuf(env->dev, buf, 0, &b), 0);
+	accel_buffer_unref(b);
+	close(buf_path);
+	close(sf_path);
+	close(buf);
+	close(sf);
+}
+
 /* A closed fd is still "not open", with nothing about O_PATH. */
 static void test_closed(void **state)
 {
@@ -97,6 +156,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_o_path_file),
 		T(test_o_path_anon),
+		T(test_o_path_real),
 		T(test_closed),
 	};
 
