@@ -39,7 +39,7 @@ int accel_sync_file_check(int fd)
 	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ||
 	    S_ISDIR(st.st_mode) || S_ISFIFO(st.st_mode))
 		return -EINVAL;
-	/* Open, but O_PATH: no ioctl or poll works on it (EBADF, as the kernel). */
+	/* Open, but O_PATH: no ioctl or poll works (the kernel says EBADF). */
 	if (accel_fd_is_o_path(fd))
 		return -EBADF;
 	r = file_info(fd, &info);
