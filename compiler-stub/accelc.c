@@ -39,6 +39,10 @@ static void usage(FILE *f)
 		"      --cpu NAME            target CPU by LLVM name (with --features)\n"
 		"      --features STR        target features for --cpu\n"
 		"      --no-cache            neither use nor fill the program cache\n"
+		"      --timeout MS          deadline of each build step: clang,\n"
+		"                            optimisation and code generation,\n"
+		"                            linking (default:\n"
+		"                            $ACCEL_COMPILE_TIMEOUT_MS, else 60000)\n"
 		"  -v, --verbose             say whether the cache was used\n"
 		"  -h, --help\n");
 }
@@ -236,6 +240,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "shared-object", required_argument, NULL, 's' },
 		{ "no-cache", no_argument, NULL, 'n' },
+		{ "timeout", required_argument, NULL, 'D' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "emit-llvm", required_argument, NULL, 'L' },
@@ -292,6 +297,21 @@ int main(int argc, char **argv)
 		case 'n':
 			o.flags |= ACCELC_FLAG_NO_CACHE;
 			break;
+		case 'D': {
+			char *end;
+			unsigned long ms;
+
+			errno = 0;
+			ms = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || *optarg == '-' ||
+			    !ms || ms > UINT32_MAX) {
+				fprintf(stderr, "accelc: bad --timeout '%s' "
+					"(milliseconds, 1 or more)\n", optarg);
+				return 2;
+			}
+			o.timeout_ms = (uint32_t)ms;
+			break;
+		}
 		case 'v':
 			w.verbose = true;
 			break;

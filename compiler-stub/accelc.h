@@ -106,7 +106,9 @@ struct accelc_options {
 	/** CPU name/features to generate for; NULL: the host's */
 	const char *cpu;
 	const char *cpu_features;
-	/** limit for each subprocess in milliseconds; 0: 60000 */
+	/** deadline of each build step (clang, optimisation and code
+	 *  generation, linking) in milliseconds; 0: $ACCEL_COMPILE_TIMEOUT_MS,
+	 *  else 60000 */
 	uint32_t timeout_ms;
 	/** reserved, 0 */
 	uint32_t reserved;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* accelc_compile(): the pipeline, and the result object. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -348,7 +349,7 @@ static int make_container(struct job *j)
 	return r;
 }
 
-int job_codegen(struct job *j)
+int job_codegen_here(struct job *j)
 {
 	int r = run_llvm(j);
 
@@ -357,6 +358,123 @@ int job_codegen(struct job *j)
 				   j->log);
 	if (r == 0)
 		r = make_container(j);
+	return r;
+}
+
+/*
+ * The code generator, accelc-codegen: in the build tree for a compiler
+ * that runs from there (the tests, the module beside libaccel), else
+ * where it is installed. Not from $PATH or the environment: it runs with
+ * the caller's privileges on every build.
+ */
+static char *codegen_path(void)
+{
+	size_t bl = strlen(ACCELC_BUILD_DIR);
+	char exe[4096];
+	const char *self = NULL;
+	Dl_info info;
+	ssize_t n;
+
+	if (dladdr((void *)codegen_path, &info) && info.dli_fname)
+		self = info.dli_fname;
+	/* the main program is named as it was run: ask the kernel */
+	if (!self || *self != '/') {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		exe[n > 0 ? n : 0] = '\0';
+		self = exe;
+	}
+	if (!strncmp(self, ACCELC_BUILD_DIR, bl) && self[bl] == '/' &&
+	    access(ACCELC_CODEGEN_BUILD, X_OK) == 0)
+		return strdup(ACCELC_CODEGEN_BUILD);
+	if (access(ACCELC_CODEGEN_INSTALL, X_OK) == 0)
+		return strdup(ACCELC_CODEGEN_INSTALL);
+	return NULL;
+}
+
+/* A file of the private directory the helper wrote. @return 0, -errno */
+static int read_output(struct job *j, const char *name, void **ret,
+		       size_t *len)
+{
+	char *path;
+	int r;
+
+	if (asprintf(&path, "%s/%s", j->dir, name) < 0)
+		return -ENOMEM;
+	r = accelc_read_file(path, ret, len);
+	free(path);
+	return r;
+}
+
+/*
+ * LLVM's passes and code generation run in the child accelc-codegen
+ * (codegen-main.c), under the deadline and resource limits of the clang
+ * runs: a loop unrolled 100000 times or a switch of 200000 cases would
+ * otherwise run for minutes in the caller with nothing to stop it. The
+ * child leaves the container (and IR or assembly if asked for) in the
+ * private directory.
+ */
+int job_codegen(struct job *j)
+{
+	struct argv a = { 0 };
+	char flags[16], timeout[16], *helper = codegen_path(), *opts;
+	void *data = NULL;
+	size_t size;
+	int r;
+
+	if (!helper) {
+		strbuf_printf(j->log, "note: %s not found: code generation "
+			      "runs in this process, without a deadline\n",
+			      ACCELC_CODEGEN_INSTALL);
+		return job_codegen_here(j);
+	}
+	if (asprintf(&opts, "%s/" ACCELC_CODEGEN_OPTIONS, j->dir) < 0) {
+		free(helper);
+		return -ENOMEM;
+	}
+	r = accelc_write_file(opts, j->o.build_options ? j->o.build_options :
+			      "", strlen(j->o.build_options ?
+					 j->o.build_options : ""));
+	free(opts);
+	snprintf(flags, sizeof(flags), "%u", j->o.flags);
+	snprintf(timeout, sizeof(timeout), "%u", j->o.timeout_ms);
+	argv_add(&a, helper);
+	argv_add(&a, j->dir);
+	argv_add(&a, j->clang);
+	argv_add(&a, j->cpu);
+	argv_add(&a, j->features);
+	argv_add(&a, flags);
+	argv_add(&a, timeout);
+	if (!r)
+		r = a.oom ? -ENOMEM : accelc_spawn(a.v, j->log,
+						   j->o.timeout_ms);
+	argv_free(&a);
+	free(helper);
+	if (r == -ETIMEDOUT)
+		strbuf_printf(j->log, "error: optimisation and code "
+			      "generation did not finish within the deadline "
+			      "of %u ms\n", j->o.timeout_ms);
+	else if (r >= 125)
+		strbuf_printf(j->log, "error: code generation failed "
+			      "(status %d)\n", r);
+	/* the helper exits with the errno of its failure */
+	if (r > 0)
+		r = r < 125 ? -r : -EIO;
+	if (r)
+		return r;
+	r = read_output(j, ACCELC_CODEGEN_CONTAINER, &data, &size);
+	if (r) {
+		strbuf_printf(j->log, "error: no program from the code "
+			      "generator\n");
+		return r == -ENOMEM ? r : -EIO;
+	}
+	r = accelc_result_set_container(j->res, data, size, j->load_features,
+					j->log);
+	if (!r && (j->o.flags & ACCELC_FLAG_KEEP_IR))
+		r = read_output(j, ACCELC_CODEGEN_IR, (void **)&j->res->ir,
+				&size);
+	if (!r && (j->o.flags & ACCELC_FLAG_KEEP_ASM))
+		r = read_output(j, ACCELC_CODEGEN_ASM,
+				(void **)&j->res->asm_text, &size);
 	return r;
 }
 
@@ -503,6 +621,22 @@ static void job_free(struct job *j)
 	accelc_build_opts_free(&j->bo);
 }
 
+/* $ACCEL_COMPILE_TIMEOUT_MS: the deadline of each step of a build, for
+ * programs that cannot set accelc_options.timeout_ms (libaccel, the ICD);
+ * 0 if unset or malformed. */
+static uint32_t env_timeout(void)
+{
+	const char *env = secure_getenv("ACCEL_COMPILE_TIMEOUT_MS");
+	unsigned long v;
+	char *end;
+
+	if (!env || *env < '0' || *env > '9')
+		return 0;
+	errno = 0;
+	v = strtoul(env, &end, 10);
+	return errno || *end || v > UINT32_MAX ? 0 : (uint32_t)v;
+}
+
 int job_start(struct job *j, const struct accelc_options *opts,
 	      struct strbuf *log)
 {
@@ -517,6 +651,8 @@ int job_start(struct job *j, const struct accelc_options *opts,
 	}
 	if (j->o.flags & ~ACCELC_FLAG_ALL)
 		return -EINVAL;
+	if (!j->o.timeout_ms)
+		j->o.timeout_ms = env_timeout();
 	if (!j->o.timeout_ms)
 		j->o.timeout_ms = ACCELC_DEFAULT_TIMEOUT_MS;
 	j->log = log;

@@ -37,8 +37,17 @@ int job_files(struct job *j, const char *source, size_t len);
 /* After the key is set: a hit (the result is filled), or a miss with the
  * key held until the build is stored. */
 bool job_cache_probe(struct job *j);
-/* The bitcode at j->bc to an executable container in j->res. */
+/* The bitcode at j->bc to an executable container in j->res, by the
+ * helper accelc-codegen under the deadline (j->o.timeout_ms). */
 int job_codegen(struct job *j);
+/* The same in this process: what the helper runs. */
+int job_codegen_here(struct job *j);
+
+/* What accelc-codegen leaves in the private directory. */
+#define ACCELC_CODEGEN_OPTIONS "options"
+#define ACCELC_CODEGEN_CONTAINER "program.bin"
+#define ACCELC_CODEGEN_IR "program.ll"
+#define ACCELC_CODEGEN_ASM "program.s"
 /* Set j->res's container from parts (code: the ELF object or bitcode). */
 int job_container(struct job *j, uint32_t kind, const void *code,
 		  size_t code_size);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Running clang and the linker: fork/exec with an argv (no shell), output
- * captured into the build log with a size cap, and a deadline after which
- * the whole process group is killed. Hostile sources must not hang or
- * exhaust the caller, so the child also gets resource limits. */
+/* Running clang, the code generator (accelc-codegen) and the linker:
+ * fork/exec with an argv (no shell), output captured into the build log
+ * with a size cap, and a deadline after which the whole process group is
+ * killed. Hostile sources must not hang or exhaust the caller, so the
+ * child also gets resource limits. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -51,4 +51,22 @@ fi
 	fail "IR and assembly"
 grep -q "define .*k__wg" "$tmp/k.ll" || fail "no work-group function in IR"
 grep -q "k__wg" "$tmp/k.s" || fail "no work-group function in assembly"
+# the deadline covers LLVM's passes: minutes of unrolling end in an error
+cat > "$tmp/unroll.cl" <<'CL'
+kernel void k(global int *o)
+{
+	int s = o[0];
+#pragma unroll 100000
+	for (int i = 0; i < 100000; i++)
+		s = s * 31 + o[i & 7] + i;
+	o[get_global_id(0)] = s;
+}
+CL
+if "$accelc" --no-cache --timeout 5000 -l "$tmp/unroll.cl" 2> "$tmp/err"
+then
+	fail "unrolled build beat the deadline"
+fi
+grep -q "did not finish within the deadline of 5000 ms" "$tmp/err" ||
+	fail "no deadline in the log"
+if "$accelc" --timeout 0 "$tmp/k.cl" 2>/dev/null; then fail "timeout 0"; fi
 echo "PASS"

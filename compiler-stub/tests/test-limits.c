@@ -2,7 +2,10 @@
 /*
  * Builds that hit a limit end with an error that names it, in the build
  * log: clang arguments beyond what exec takes (a long -I, many -D), a
- * clang that cannot be run at all.
+ * clang that cannot be run at all, and LLVM's optimisation and code
+ * generation past the deadline (a loop unrolled 100000 times, a switch of
+ * 200000 cases: minutes of work each). The deadline tests check the error
+ * and the log, never the time taken.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -104,12 +107,83 @@ static void test_exec_failure(void **state)
 	rmdir(dir);
 }
 
+/* Minutes in LLVM's loop unroller and the passes after it. */
+static const char unroll_src[] =
+	"kernel void k(global int *o)\n"
+	"{\n"
+	"	int s = o[0];\n"
+	"#pragma unroll 100000\n"
+	"	for (int i = 0; i < 100000; i++)\n"
+	"		s = s * 31 + o[i & 7] + i;\n"
+	"	o[get_global_id(0)] = s;\n"
+	"}\n";
+
+/*
+ * The deadline is that of each step (clang, code generation, linking):
+ * one that clang's few milliseconds here never reach, while the optimiser
+ * needs minutes.
+ */
+static void test_deadline_unroll(void **state)
+{
+	struct accelc_options o = { .timeout_ms = 5000 };
+	char *log;
+
+	(void)state;
+	assert_int_equal(build_log(&o, unroll_src, &log), -ETIMEDOUT);
+	assert_non_null(strstr(log, "did not finish within the deadline "
+				    "of 5000 ms"));
+	free(log);
+}
+
+/* The deadline from the environment, where accelc_options has none. */
+static void test_deadline_env(void **state)
+{
+	struct accelc_options o = { 0 };
+	char *log;
+
+	(void)state;
+	assert_int_equal(setenv("ACCEL_COMPILE_TIMEOUT_MS", "4000", 1), 0);
+	assert_int_equal(build_log(&o, unroll_src, &log), -ETIMEDOUT);
+	unsetenv("ACCEL_COMPILE_TIMEOUT_MS");
+	assert_non_null(strstr(log, "deadline of 4000 ms"));
+	free(log);
+}
+
+/*
+ * 200000 cases: clang takes seconds, the passes minutes. Which step the
+ * deadline ends depends on the machine's load; either way the build fails
+ * with -ETIMEDOUT and says so.
+ */
+static void test_deadline_switch(void **state)
+{
+	struct accelc_options o = { .timeout_ms = 30000 };
+	size_t n = 200000, cap = n * 40 + 256, len;
+	char *text = malloc(cap), *log;
+
+	(void)state;
+	assert_non_null(text);
+	len = (size_t)snprintf(text, cap, "kernel void k(global int *o) {\n"
+			       "int x = o[0], r = 0;\nswitch (x) {\n");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"case %zu: r = %zu; break;\n", i * 7,
+					i * 13 + 1);
+	snprintf(text + len, cap - len, "}\no[get_global_id(0)] = r;\n}\n");
+	assert_int_equal(build_log(&o, text, &log), -ETIMEDOUT);
+	assert_non_null(strstr(log, "killed after 30000 ms"));
+	free(log);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_long_include_dir),
 		cmocka_unit_test(test_many_defines),
 		cmocka_unit_test(test_exec_failure),
+		cmocka_unit_test(test_deadline_unroll),
+		cmocka_unit_test(test_deadline_env),
+		cmocka_unit_test(test_deadline_switch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
