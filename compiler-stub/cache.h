@@ -63,9 +63,11 @@ void accelc_cache_store(struct accelc_cache *c, const char *log,
  * predefined macros, so the clang version and language options count),
  * the build options, the target CPU and features, the work-group ABI and
  * container versions, the LLVM version, the identity of clang, libLLVM
- * and this compiler, and the builtins. A source @p text that includes
- * nothing is hashed as it is; otherwise clang -E runs on the file @p src
- * with its output in @p dir.
+ * and this compiler, the environment clang reads, and the builtins. A
+ * source @p text whose words show that it includes nothing and reads no
+ * clock (nothing that could hide a word from a text search either: line
+ * splices, ##, digraphs, trigraphs) is hashed as it is; otherwise clang -E
+ * runs on the file @p src with its output in @p dir.
  * @return 0, -EAGAIN (the source includes files: give @p src and @p dir),
  *         -ENOEXEC (clang -E failed: build uncached), -ENOMEM, -errno
  */
