@@ -78,18 +78,35 @@ struct user_cb {
  * this thread (added to a signalled fence, or its fence signalled, from
  * inside that callback) is queued here and run by the outermost call once
  * the current callback has returned. A chain of any length then needs
- * constant stack. Thread-local, not shared: the queue only holds entries
- * while its thread is inside user_cb_run().
+ * constant stack. A callback that blocks in accel_fence_wait() runs the
+ * queue first (a level deeper per nested blocking wait, never per link).
+ * Thread-local, not shared: the queue only holds entries while its thread
+ * is inside user_cb_run().
  */
 static ACCEL_TLS struct {
 	struct user_cb *head, *tail;
 	bool running;
 } cb_queue;
 
-static void user_cb_run(struct user_cb *u, int status)
+/* Runs the callbacks queued on this thread, in order, until none is left. */
+static void user_cb_drain(void)
 {
 	struct accel_fence *fence;
+	struct user_cb *u;
 
+	while ((u = cb_queue.head)) {
+		cb_queue.head = (struct user_cb *)u->waiter.next;
+		if (!cb_queue.head)
+			cb_queue.tail = NULL;
+		fence = u->fence;
+		u->cb(fence, u->status, u->user_data);
+		free(u);
+		accel_fence_unref(fence);
+	}
+}
+
+static void user_cb_run(struct user_cb *u, int status)
+{
 	if (cb_queue.running) {
 		/* The fence must outlive the wait in the queue. */
 		accel_fence_ref(u->fence);
@@ -105,15 +122,7 @@ static void user_cb_run(struct user_cb *u, int status)
 	cb_queue.running = true;
 	u->cb(u->fence, status, u->user_data);
 	free(u);
-	while ((u = cb_queue.head)) {
-		cb_queue.head = (struct user_cb *)u->waiter.next;
-		if (!cb_queue.head)
-			cb_queue.tail = NULL;
-		fence = u->fence;
-		u->cb(fence, u->status, u->user_data);
-		free(u);
-		accel_fence_unref(fence);
-	}
+	user_cb_drain();
 	cb_queue.running = false;
 }
 
@@ -263,6 +272,17 @@ ACCEL_EXPORT int accel_fence_wait(struct accel_fence *fence, int64_t timeout_ns)
 		return s;
 	if (timeout_ns == 0)
 		return -ETIME;
+	/*
+	 * A callback that blocks (OpenCL leaves it undefined, clients do it)
+	 * may wait for what a callback queued behind it does, such as the
+	 * ICD's host-side commands: run those first, one level deeper.
+	 */
+	if (cb_queue.running && cb_queue.head) {
+		user_cb_drain();
+		s = atomic_load_explicit(&fence->status, memory_order_acquire);
+		if (s != ACCEL_FENCE_PENDING)
+			return s;
+	}
 
 	start = accel_now_ns();
 	deadline = (uint64_t)timeout_ns > UINT64_MAX - start ?

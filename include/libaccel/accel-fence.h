@@ -14,8 +14,8 @@
  * callback that becomes due while another runs on the same thread (added
  * to a signalled fence, or its fence signalled, from inside a callback)
  * runs on that thread right after the running one returns. So chains of
- * any length use constant stack, and a callback must not wait for work
- * that only a callback it made due would complete.
+ * any length use constant stack. A callback that blocks in
+ * accel_fence_wait() first runs the callbacks queued behind it.
  */
 #ifndef LIBACCEL_ACCEL_FENCE_H
 #define LIBACCEL_ACCEL_FENCE_H

@@ -185,6 +185,49 @@ static void test_order(void **state)
 	accel_fence_unref(f);
 }
 
+/*
+ * A callback that blocks on work a queued callback does (the ICD's
+ * host-side commands are fence callbacks: a blocking rect read from an
+ * event callback) must not wait forever: waiting runs this thread's
+ * queued callbacks first.
+ */
+struct blocker {
+	struct accel_fence *done; /* signalled by the queued callback */
+	int wait;
+};
+
+static void blocker_leaf(struct accel_fence *fence, int status, void *data)
+{
+	struct blocker *b = data;
+
+	(void)fence;
+	(void)status;
+	accel_fence_signal(b->done, 0);
+}
+
+static void blocker_root(struct accel_fence *fence, int status, void *data)
+{
+	struct blocker *b = data;
+
+	(void)status;
+	/* due at once: queued behind this callback */
+	accel_fence_add_callback(fence, blocker_leaf, b);
+	b->wait = accel_fence_wait(b->done, 5 * 1000000000ll);
+}
+
+static void test_wait_in_callback(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_fence *f = test_user_fence(env);
+	struct blocker b = { .done = test_user_fence(env), .wait = 1 };
+
+	assert_int_equal(accel_fence_add_callback(f, blocker_root, &b), 0);
+	assert_int_equal(accel_fence_signal(f, 0), 0);
+	assert_int_equal(b.wait, 0);
+	accel_fence_unref(b.done);
+	accel_fence_unref(f);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, test_env_setup, test_env_teardown)
 
 int main(void)
@@ -194,6 +237,7 @@ int main(void)
 		T(test_add_signalled_short),
 		T(test_signal_next_short),
 		T(test_order),
+		T(test_wait_in_callback),
 		T(test_readd_deep),
 		T(test_add_signalled_deep),
 		T(test_signal_next_deep),

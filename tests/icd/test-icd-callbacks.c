@@ -206,6 +206,53 @@ static void test_ctx_deep(void **state)
 	run_ctx_chain(*state, LEVELS);
 }
 
+/*
+ * A blocking rect read from inside an event callback: its work is itself
+ * a callback, queued behind this one; the blocking wait runs it first.
+ */
+struct blocking {
+	struct icd_env *env;
+	cl_mem buf;
+	cl_int err;
+	unsigned char out[16];
+};
+
+static void CL_CALLBACK blocking_read_cb(cl_event e, cl_int status,
+					 void *data)
+{
+	struct blocking *b = data;
+	size_t origin[3] = { 0, 0, 0 }, region[3] = { 4, 4, 1 };
+
+	(void)e;
+	(void)status;
+	b->err = clEnqueueReadBufferRect(b->env->queue, b->buf, CL_TRUE,
+					 origin, origin, region, 4, 0, 4, 0,
+					 b->out, 0, NULL, NULL);
+}
+
+static void test_blocking_read_in_callback(void **state)
+{
+	struct icd_env *env = *state;
+	unsigned char in[16];
+	struct blocking b = { .env = env, .err = 1 };
+	cl_int err = CL_SUCCESS;
+	cl_event e = clCreateUserEvent(env->ctx, &err);
+
+	CL_OK(err);
+	for (unsigned i = 0; i < sizeof(in); i++)
+		in[i] = (unsigned char)(i * 7 + 1);
+	b.buf = clCreateBuffer(env->ctx, CL_MEM_READ_WRITE |
+			       CL_MEM_COPY_HOST_PTR, sizeof(in), in, &err);
+	CL_OK(err);
+	CL_OK(clSetEventCallback(e, CL_COMPLETE, blocking_read_cb, &b));
+	CL_OK(clSetUserEventStatus(e, CL_COMPLETE));
+	CL_OK(clFinish(env->queue));
+	assert_int_equal(b.err, CL_SUCCESS);
+	assert_memory_equal(b.out, in, sizeof(in));
+	CL_OK(clReleaseMemObject(b.buf));
+	CL_OK(clReleaseEvent(e));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
 
 int main(void)
@@ -215,6 +262,7 @@ int main(void)
 		T(test_user_event_short),
 		T(test_mem_short),
 		T(test_ctx_short),
+		T(test_blocking_read_in_callback),
 		T(test_event_readd_deep),
 		T(test_user_event_deep),
 		T(test_mem_deep),
