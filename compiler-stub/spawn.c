@@ -114,13 +114,15 @@ static __attribute__((noreturn)) void child(char *const argv[], int out,
 	int null;
 
 	setpgid(0, 0);
+	/* a host that closed its stdio may have had the pipes made there */
+	out = fcntl(out, F_DUPFD_CLOEXEC, ERR_FD + 1);
+	err = fcntl(err, F_DUPFD_CLOEXEC, ERR_FD + 1);
 	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 ||
-	    dup2(out, 2) < 0)
+	if (out < 0 || err < 0 || null < 0 || dup2(null, 0) < 0 ||
+	    dup2(out, 1) < 0 || dup2(out, 2) < 0)
 		_exit(126);
-	/* dup2() onto itself keeps the flag, elsewhere clears it: set it */
-	if ((err != ERR_FD && dup2(err, ERR_FD) < 0) ||
-	    fcntl(ERR_FD, F_SETFD, FD_CLOEXEC) < 0)
+	/* dup2() clears close-on-exec: set it again */
+	if (dup2(err, ERR_FD) < 0 || fcntl(ERR_FD, F_SETFD, FD_CLOEXEC) < 0)
 		_exit(126);
 	setrlimit(RLIMIT_CPU, &cpu);
 	setrlimit(RLIMIT_FSIZE, &fsize);

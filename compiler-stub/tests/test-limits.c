@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -107,6 +108,48 @@ static void test_exec_failure(void **state)
 	rmdir(dir);
 }
 
+/*
+ * A host that closed its stdio: the pipes to the child may be made as fds
+ * 0-2, and the child's stdout must still reach the build log (a wrapper
+ * standing in for clang prints to it).
+ */
+static void test_closed_stdio(void **state)
+{
+	char dir[] = "/tmp/accelc-limits-XXXXXX", path[64], text[256];
+	int status;
+	pid_t pid;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/clang", dir);
+	snprintf(text, sizeof(text), "#!/bin/sh\necho stdout-of-clang\n"
+		 "exec \"${ACCEL_CLANG:-clang-16}\" \"$@\"\n");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct accelc_options o = { .clang_path = path };
+		char *log = NULL;
+		int r;
+
+		close(0);
+		close(1);
+		close(2);
+		r = build_log(&o, src, &log);
+		_exit(r == 0 && strstr(log, "stdout-of-clang") ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* Minutes in LLVM's loop unroller and the passes after it. */
 static const char unroll_src[] =
 	"kernel void k(global int *o)\n"
@@ -181,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_long_include_dir),
 		cmocka_unit_test(test_many_defines),
 		cmocka_unit_test(test_exec_failure),
+		cmocka_unit_test(test_closed_stdio),
 		cmocka_unit_test(test_deadline_unroll),
 		cmocka_unit_test(test_deadline_env),
 		cmocka_unit_test(test_deadline_switch),
