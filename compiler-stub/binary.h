@@ -25,7 +25,7 @@
  * executable, LLVM bitcode with no kernel table for a compiled object or a
  * library (clCompileProgram's and -create-library's output, linked later). The parser
  * trusts nothing: every length is checked against what is left, counts
- * are capped, enums and flags must be known values. The checksum catches
+ * are bounded by it, enums and flags must be known values. The checksum catches
  * damage (ld.so is not robust against a damaged ELF file), not forgery:
  * like a shared library, a binary is code, to be loaded only if trusted.
  */
@@ -43,8 +43,10 @@
 #define ACCELC_BINARY_BODY_OFFSET 48
 /* 1 had no kind and global size: executables only */
 #define ACCELC_BINARY_FORMAT 2u
-/* sanity caps: far above what a real program has */
-#define ACCELC_BINARY_MAX_KERNELS 4096u
+/*
+ * Sanity cap: far above what a real program has. The kernel count has
+ * none but the input's size (each kernel takes some bytes).
+ */
 #define ACCELC_BINARY_MAX_ARGS 1024u
 
 /* A parsed container. Strings and the kernel table are owned. */

@@ -27,7 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			  in + ACCELC_BINARY_SUM_OFFSET))
 		abort();
 	if (accelc_binary_parse(in, size, &b, err, sizeof(err)) == 0) {
-		const struct accelc_kernel_info *k[ACCELC_BINARY_MAX_KERNELS];
+		const struct accelc_kernel_info **k =
+			calloc(b.n_kernels ? b.n_kernels : 1, sizeof(*k));
 		struct accelc_binary_in w = {
 			.cpu = b.cpu, .features = b.features,
 			.options = b.options, .kind = b.kind,
@@ -38,12 +39,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t out_size;
 		void *out;
 
+		if (!k)
+			abort();
 		for (uint32_t i = 0; i < b.n_kernels; i++)
 			k[i] = &b.kernels[i];
 		if (accelc_binary_write(&w, &out, &out_size) ||
 		    out_size != size || memcmp(out, in, size))
 			abort();
 		free(out);
+		free(k);
 		accelc_binary_check_cpu(b.features, "+sse2,+avx,-avx512f", err,
 					sizeof(err));
 		accelc_binary_clear(&b);

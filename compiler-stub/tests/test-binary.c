@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,6 +264,56 @@ static void test_counts(void **state)
 	free(b);
 }
 
+/*
+ * Many kernels (more than the 4096 the writer once refused): the count is
+ * bounded by the input's size, and a name twice is still found at the end
+ * of a long table.
+ */
+static void test_many_kernels(void **state)
+{
+	enum { N = 5000 };
+	struct accelc_kernel_info *k = calloc(N, sizeof(*k));
+	const struct accelc_kernel_info **kp = calloc(N, sizeof(*kp));
+	char (*names)[2][16] = calloc(N, sizeof(*names));
+	struct accelc_binary_in in = {
+		.cpu = "znver3", .features = "", .options = "",
+		.kernels = kp, .n_kernels = N, .code = code,
+		.code_size = sizeof(code),
+	};
+	struct accelc_binary out;
+	char err[160];
+	void *b = NULL;
+	size_t size;
+
+	(void)state;
+	assert_non_null(k);
+	assert_non_null(kp);
+	assert_non_null(names);
+	for (uint32_t i = 0; i < N; i++) {
+		snprintf(names[i][0], sizeof(names[i][0]), "k%u", i);
+		snprintf(names[i][1], sizeof(names[i][1]), "k%u__wg", i);
+		k[i].name = names[i][0];
+		k[i].wg_symbol = names[i][1];
+		kp[i] = &k[i];
+	}
+	assert_int_equal(accelc_binary_write(&in, &b, &size), 0);
+	assert_int_equal(accelc_binary_parse(b, size, &out, err, sizeof(err)),
+			 0);
+	assert_int_equal(out.n_kernels, N);
+	assert_string_equal(out.kernels[N - 1].name, names[N - 1][0]);
+	accelc_binary_clear(&out);
+	free(b);
+
+	/* the last one named as the first: same length, so same layout */
+	snprintf(names[N - 1][0], sizeof(names[N - 1][0]), "k%u", 1000u);
+	assert_int_equal(accelc_binary_write(&in, &b, &size), 0);
+	assert_int_equal(parse(b, size), -EINVAL);
+	free(b);
+	free(names);
+	free(kp);
+	free(k);
+}
+
 static void test_check_cpu(void **state)
 {
 	char err[160];
@@ -338,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_structure),
 		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_many_kernels),
 		cmocka_unit_test(test_check_cpu),
 		cmocka_unit_test(test_kinds),
 	};
