@@ -8,6 +8,7 @@
 #include <llvm-c/Target.h>
 
 #include "accelc-private.h"
+#include "binary.h"
 
 struct md_list {
 	LLVMValueRef node;
@@ -220,6 +221,14 @@ static int read_kernel(struct lower_state *st, LLVMValueRef fn,
 		strbuf_printf(st->log, "error: kernel '%s': argument "
 			      "information missing\n", k->info.name);
 		r = -EIO;
+		goto out;
+	}
+	/* the container's cap, said here before code generation runs */
+	if (nparams > ACCELC_BINARY_MAX_ARGS) {
+		strbuf_printf(st->log, "error: kernel '%s' has %u arguments, "
+			      "more than the %u this compiler supports\n",
+			      k->info.name, nparams, ACCELC_BINARY_MAX_ARGS);
+		r = -ENOEXEC;
 		goto out;
 	}
 	k->info.n_args = nparams;

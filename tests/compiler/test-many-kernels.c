@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A program with more kernels than the 4096 the program binary once had
- * room for: it builds, every kernel is listed, and the last one runs.
+ * room for: it builds, every kernel is listed, and the last one runs. A
+ * kernel with more arguments than the binary holds fails to build, and
+ * the log says why.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +44,35 @@ static void test_many_kernels(void **state)
 	ct_str_free(&src);
 }
 
+/*
+ * More arguments than the program binary holds: refused before code
+ * generation, as a build failure that the log explains (not -EINVAL,
+ * which reads as bad build options).
+ */
+static void test_too_many_args(void **state)
+{
+	struct test_env *env = *state;
+	struct ct_str src = { 0 };
+	char *log = NULL;
+
+	ct_printf(&src, "kernel void wide(");
+	for (unsigned i = 0; i < 1025; i++)
+		ct_printf(&src, "%sint a%u", i ? ", " : "", i);
+	ct_printf(&src, ") { }\n");
+	assert_int_equal(ct_build_fail(env, src.buf, NULL, &log), -ENOEXEC);
+	assert_non_null(log);
+	assert_non_null(strstr(log, "1025 arguments"));
+	free(log);
+	ct_str_free(&src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_many_kernels,
+						test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_too_many_args,
 						test_env_setup,
 						test_env_teardown),
 	};
