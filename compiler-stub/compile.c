@@ -406,6 +406,25 @@ static int read_output(struct job *j, const char *name, void **ret,
 }
 
 /*
+ * Code generation's work grows with the program (lowering, optimisation
+ * and code generation run per kernel): the deadline is the build's for
+ * each MiB of bitcode begun, so thousands of kernels are not cut off by
+ * a limit meant for one runaway kernel.
+ */
+static uint32_t codegen_deadline(const struct job *j)
+{
+	struct stat st;
+	uint64_t mib = 1, d;
+
+	if (stat(j->bc, &st) == 0 && st.st_size > 0)
+		mib = ((uint64_t)st.st_size + (1u << 20) - 1) >> 20;
+	if (__builtin_mul_overflow((uint64_t)j->o.timeout_ms, mib, &d) ||
+	    d > UINT32_MAX)
+		return UINT32_MAX;
+	return (uint32_t)d;
+}
+
+/*
  * LLVM's passes and code generation run in the child accelc-codegen
  * (codegen-main.c), under the deadline and resource limits of the clang
  * runs: a loop unrolled 100000 times or a switch of 200000 cases would
@@ -418,6 +437,7 @@ int job_codegen(struct job *j)
 	struct argv a = { 0 };
 	char flags[16], timeout[16], *helper = codegen_path(), *opts;
 	void *data = NULL;
+	uint32_t deadline;
 	size_t size;
 	int r;
 
@@ -435,8 +455,9 @@ int job_codegen(struct job *j)
 			      "", strlen(j->o.build_options ?
 					 j->o.build_options : ""));
 	free(opts);
+	deadline = codegen_deadline(j);
 	snprintf(flags, sizeof(flags), "%u", j->o.flags);
-	snprintf(timeout, sizeof(timeout), "%u", j->o.timeout_ms);
+	snprintf(timeout, sizeof(timeout), "%u", deadline);
 	argv_add(&a, helper);
 	argv_add(&a, j->dir);
 	argv_add(&a, j->clang);
@@ -445,14 +466,13 @@ int job_codegen(struct job *j)
 	argv_add(&a, flags);
 	argv_add(&a, timeout);
 	if (!r)
-		r = a.oom ? -ENOMEM : accelc_spawn(a.v, j->log,
-						   j->o.timeout_ms);
+		r = a.oom ? -ENOMEM : accelc_spawn(a.v, j->log, deadline);
 	argv_free(&a);
 	free(helper);
 	if (r == -ETIMEDOUT)
 		strbuf_printf(j->log, "error: optimisation and code "
 			      "generation did not finish within the deadline "
-			      "of %u ms\n", j->o.timeout_ms);
+			      "of %u ms\n", deadline);
 	else if (r >= 125)
 		strbuf_printf(j->log, "error: code generation failed "
 			      "(status %d)\n", r);
