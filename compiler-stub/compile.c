@@ -406,19 +406,40 @@ static int read_output(struct job *j, const char *name, void **ret,
 }
 
 /*
- * Code generation's work grows with the program (lowering, optimisation
- * and code generation run per kernel): the deadline is the build's for
- * each MiB of bitcode begun, so thousands of kernels are not cut off by
- * a limit meant for one runaway kernel.
+ * Code generation's work grows with the number of kernels (each is
+ * lowered, optimised and compiled, several times over for its variants):
+ * the deadline is the build's for each 1000 kernels begun, so a program
+ * of thousands of small kernels is not cut off by a limit meant for one
+ * runaway kernel. The kernels are counted from the bitcode's function
+ * table alone (a lazy load reads no function body).
  */
+#define CODEGEN_KERNELS_PER_DEADLINE 1000u
+
 static uint32_t codegen_deadline(const struct job *j)
 {
-	struct stat st;
-	uint64_t mib = 1, d;
+	LLVMContextRef ctx = LLVMContextCreate();
+	LLVMMemoryBufferRef mb = NULL;
+	LLVMModuleRef mod = NULL;
+	uint64_t n = 0, d;
+	char *err = NULL;
 
-	if (stat(j->bc, &st) == 0 && st.st_size > 0)
-		mib = ((uint64_t)st.st_size + (1u << 20) - 1) >> 20;
-	if (__builtin_mul_overflow((uint64_t)j->o.timeout_ms, mib, &d) ||
+	if (ctx && !LLVMCreateMemoryBufferWithContentsOfFile(j->bc, &mb, &err)) {
+		/* the module owns the buffer from here, even on failure */
+		if (!LLVMGetBitcodeModuleInContext2(ctx, mb, &mod)) {
+			for (LLVMValueRef f = LLVMGetFirstFunction(mod); f;
+			     f = LLVMGetNextFunction(f))
+				n += LLVMGetFunctionCallConv(f) ==
+				     LLVMSPIRKERNELCallConv;
+			LLVMDisposeModule(mod);
+		}
+	}
+	LLVMDisposeMessage(err);
+	if (ctx)
+		LLVMContextDispose(ctx);
+	n = n ? (n + CODEGEN_KERNELS_PER_DEADLINE - 1) /
+			CODEGEN_KERNELS_PER_DEADLINE :
+		1;
+	if (__builtin_mul_overflow((uint64_t)j->o.timeout_ms, n, &d) ||
 	    d > UINT32_MAX)
 		return UINT32_MAX;
 	return (uint32_t)d;

@@ -199,7 +199,7 @@ static void test_deadline_env(void **state)
  */
 static void test_deadline_switch(void **state)
 {
-	struct accelc_options o = { .timeout_ms = 30000 };
+	struct accelc_options o = { .timeout_ms = 10000 };
 	size_t n = 200000, cap = n * 40 + 256, len;
 	char *text = malloc(cap), *log;
 
@@ -213,7 +213,8 @@ static void test_deadline_switch(void **state)
 					i * 13 + 1);
 	snprintf(text + len, cap - len, "}\no[get_global_id(0)] = r;\n}\n");
 	assert_int_equal(build_log(&o, text, &log), -ETIMEDOUT);
-	assert_non_null(strstr(log, "killed after 30000 ms"));
+	/* clang or the code generator, whichever the deadline meets */
+	assert_non_null(strstr(log, "killed after 10000 ms"));
 	free(log);
 	free(text);
 }
