@@ -324,12 +324,19 @@ static void op_map(struct run *r)
 	int err;
 
 	if (sel & 1) { /* unmap, maybe a pointer that is not a mapping */
-		err = chk(accel_buffer_unmap(s->b, (void *)((uintptr_t)s->ptr +
-							     (sel >> 1 & 3))));
-		if (!err && !(sel >> 1 & 3))
-			memset(s, 0, sizeof(*s));
-		else if (!err)
+		void *ptr = (void *)((uintptr_t)s->ptr + (sel >> 1 & 3));
+
+		err = chk(accel_buffer_unmap(s->b, ptr));
+		if (err)
+			return;
+		/* the same buffer may be mapped again at ptr + k */
+		for (i = 0; i < N_MAP; i++) {
+			if (r->map[i].ptr == ptr && r->map[i].b == s->b)
+				break;
+		}
+		if (i == N_MAP)
 			die("unmapped a pointer that is no mapping", 0);
+		memset(&r->map[i], 0, sizeof(r->map[i]));
 		return;
 	}
 	err = chk(accel_buffer_map(b->b, off, size, flags, (void **)&p));

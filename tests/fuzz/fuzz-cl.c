@@ -277,6 +277,27 @@ static void store_event(struct run *r, cl_event e)
 	s->e = e;
 }
 
+/*
+ * After a call with an event out-parameter: an event on success, none on
+ * failure; but blocking calls whose wait list failed return one with
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (icd_enqueue_done()), which
+ * the specification leaves open: released here.
+ */
+static void take_event(struct run *r, cl_event *out, cl_int err, cl_event e)
+{
+	if (!out)
+		return;
+	if (err == CL_SUCCESS) {
+		if (!e)
+			abort();
+		store_event(r, e);
+	} else if (e) {
+		if (err != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+			abort(); /* an event from a failed call */
+		clReleaseEvent(e);
+	}
+}
+
 /* ---- blocking calls ---------------------------------------------------- */
 
 /*
@@ -558,8 +579,7 @@ static void op_read_write(struct run *r, bool write)
 					  n, wait, out);
 	if (err == CL_SUCCESS && outside(off, size, m->size))
 		abort();
-	if (out)
-		store_event(r, err == CL_SUCCESS ? tmp : NULL);
+	take_event(r, out, err, tmp);
 }
 
 typedef unsigned __int128 u128;
@@ -649,8 +669,7 @@ static void op_rect(struct run *r, int kind)
 		if (err == CL_SUCCESS && (!be || be > m->size || !he))
 			abort();
 	}
-	if (out)
-		store_event(r, err == CL_SUCCESS ? tmp : NULL);
+	take_event(r, out, err, tmp);
 }
 
 static void op_copy(struct run *r)
@@ -670,8 +689,7 @@ static void op_copy(struct run *r)
 	if (err == CL_SUCCESS &&
 	    (outside(ao, size, a->size) || outside(bo, size, b->size)))
 		abort();
-	if (out)
-		store_event(r, err == CL_SUCCESS ? tmp : NULL);
+	take_event(r, out, err, tmp);
 }
 
 static void op_fill(struct run *r)
@@ -696,8 +714,7 @@ static void op_fill(struct run *r)
 				  wait, out);
 	if (err == CL_SUCCESS && outside(off, size, m->size))
 		abort();
-	if (out)
-		store_event(r, err == CL_SUCCESS ? tmp : NULL);
+	take_event(r, out, err, tmp);
 }
 
 static void op_map(struct run *r)
@@ -725,8 +742,7 @@ static void op_map(struct run *r)
 			       out, &err);
 	if ((err == CL_SUCCESS) != (p != NULL))
 		abort();
-	if (out)
-		store_event(r, err == CL_SUCCESS ? tmp : NULL);
+	take_event(r, out, err, tmp);
 	if (!p)
 		return;
 	if (outside(off, size, m->size))
@@ -766,12 +782,18 @@ static void op_unmap(struct run *r)
 		/* not a mapping: must be refused */
 		ptr = (void *)((uintptr_t)ptr + 1 + (sel >> 1));
 	err = clEnqueueUnmapMemObject(q, s->m, ptr, n, wait, out);
-	if (out)
-		store_event(r, err == CL_SUCCESS ? tmp : NULL);
+	take_event(r, out, err, tmp);
 	if (err == CL_SUCCESS) {
-		if (ptr != s->ptr)
-			abort();
-		memset(s, 0, sizeof(*s));
+		/* the same buffer may be mapped again at ptr + k */
+		unsigned i;
+
+		for (i = 0; i < N_MAP; i++) {
+			if (r->map[i].ptr == ptr && r->map[i].m == s->m)
+				break;
+		}
+		if (i == N_MAP)
+			abort(); /* unmapped what is no mapping */
+		memset(&r->map[i], 0, sizeof(r->map[i]));
 	}
 }
 
@@ -1024,8 +1046,7 @@ static void op_ndrange(struct run *r)
 		if (err == CL_SUCCESS && overflow && !(sel & 0x18))
 			abort();
 	}
-	if (out)
-		store_event(r, err == CL_SUCCESS ? tmp : NULL);
+	take_event(r, out, err, tmp);
 }
 
 static void op_marker(struct run *r)
@@ -1048,15 +1069,13 @@ static void op_marker(struct run *r)
 		break;
 	case 2:
 		err = clEnqueueWaitForEvents(q, n, wait);
-		if (out)
-			*out = NULL;
+		out = NULL; /* it returns no event */
 		break;
 	default:
 		err = clEnqueueMarker(q, out);
 		break;
 	}
-	if (out)
-		store_event(r, err == CL_SUCCESS ? tmp : NULL);
+	take_event(r, out, err, tmp);
 }
 
 static void op_sync(struct run *r)
