@@ -71,14 +71,21 @@ cl_int icd_enqueue_done(cl_command_queue q, cl_command_type type,
 			struct accel_fence *fence, bool blocking,
 			cl_event *event)
 {
+	cl_event ev = NULL;
 	cl_int r = CL_SUCCESS;
 
 	if (event)
-		r = icd_event_new(q, type, fence, event);
+		r = icd_event_new(q, type, fence, &ev);
 	if (blocking && accel_fence_wait(fence, ACCEL_TIMEOUT_INFINITE) < 0 &&
 	    r == CL_SUCCESS)
 		r = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
 	accel_fence_unref(fence);
+	/* a failed call hands out no event: the caller would never release
+	 * it (found by fuzz-cl) */
+	if (r == CL_SUCCESS && event)
+		*event = ev;
+	else if (ev)
+		clReleaseEvent(ev);
 	return r;
 }
 

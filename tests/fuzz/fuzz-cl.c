@@ -279,9 +279,9 @@ static void store_event(struct run *r, cl_event e)
 
 /*
  * After a call with an event out-parameter: an event on success, none on
- * failure; but blocking calls whose wait list failed return one with
- * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (icd_enqueue_done()), which
- * the specification leaves open: released here.
+ * failure, also for a blocking call whose wait list failed
+ * (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST): the caller could not
+ * know to release it.
  */
 static void take_event(struct run *r, cl_event *out, cl_int err, cl_event e)
 {
@@ -292,9 +292,7 @@ static void take_event(struct run *r, cl_event *out, cl_int err, cl_event e)
 			abort();
 		store_event(r, e);
 	} else if (e) {
-		if (err != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
-			abort(); /* an event from a failed call */
-		clReleaseEvent(e);
+		abort(); /* an event from a failed call */
 	}
 }
 

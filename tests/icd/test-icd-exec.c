@@ -350,7 +350,7 @@ static void test_failed_events(void **state)
 	struct icd_env *env = *state;
 	cl_int status = 0, err = CL_SUCCESS;
 	cl_uint value = 7;
-	cl_event user, ev, marker;
+	cl_event user, ev, marker, untouched;
 	cl_mem m;
 
 	user = clCreateUserEvent(env->ctx, &err);
@@ -375,11 +375,18 @@ static void test_failed_events(void **state)
 			     sizeof(status), &status, NULL));
 	assert_true(status < 0);
 	assert_int_equal(callback_sum_wait(-1000), -1000);
-	/* a blocking command waiting for a failed event says so */
+	/* a blocking command waiting for a failed event says so, and
+	 * returns no event the caller would have to release */
 	assert_int_equal(clEnqueueReadBuffer(env->queue, m, CL_TRUE, 0,
 					     sizeof(value), &value, 1, &ev,
 					     NULL),
 			 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+	untouched = marker;
+	assert_int_equal(clEnqueueWriteBuffer(env->queue, m, CL_TRUE, 0,
+					      sizeof(value), &value, 1, &ev,
+					      &untouched),
+			 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+	assert_ptr_equal(untouched, marker);
 	CL_OK(clReleaseEvent(ev));
 	CL_OK(clReleaseEvent(marker));
 	CL_OK(clReleaseEvent(user));
