@@ -9,7 +9,6 @@
  * errno, and out-parameters untouched on failure. Only calls with defined
  * outcomes are made (see fuzz-cl.c); everything is released at the end.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -21,6 +20,7 @@
 #include <libaccel/libaccel.h>
 #include <libaccel/accel-wg.h>
 
+#include "fuzz-fds.h"
 #include "fuzz-input.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -782,39 +782,6 @@ static void release_all(struct run *r)
 		drop_fence(&r->fence[i]);
 }
 
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
-/* As in fuzz-cl.c: fds must not pile up across inputs. */
-static void check_fds(void)
-{
-	static unsigned long runs;
-	static int base = -1;
-	int n;
-
-	if (runs++ % 1024)
-		return;
-	n = count_fds();
-	if (base < 0) {
-		base = n;
-	} else if (n > base + 16) {
-		fprintf(stderr, "fuzz-accel: %d fds open, %d after the first "
-			"input: a leak\n", n, base);
-		abort();
-	}
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct run r = { .in = { data, size } };
@@ -835,6 +802,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	release_all(&r);
-	check_fds();
+	fz_check_fds("fuzz-accel");
 	return 0;
 }

@@ -16,7 +16,6 @@
  * Programs are built once (LLVMFuzzerInitialize); inputs make programs
  * from that binary and kernels from it, never compile.
  */
-#include <dirent.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,6 +23,7 @@
 #include <string.h>
 
 #include "icd.h"
+#include "fuzz-fds.h"
 #include "fuzz-input.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -1333,42 +1333,6 @@ static void op_context(struct run *r)
 		abort();
 }
 
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
-/*
- * File descriptors must not pile up across inputs: every 1024 inputs the
- * count is compared with the one after the first input.
- */
-static void check_fds(void)
-{
-	static unsigned long runs;
-	static int base = -1;
-	int n;
-
-	if (runs++ % 1024)
-		return;
-	n = count_fds();
-	if (base < 0) {
-		base = n;
-	} else if (n > base + 16) {
-		fprintf(stderr, "fuzz-cl: %d fds open, %d after the first "
-			"input: a leak\n", n, base);
-		abort();
-	}
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct run r = { .in = { data, size } };
@@ -1405,6 +1369,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	release_all(&r);
-	check_fds();
+	fz_check_fds("fuzz-cl");
 	return 0;
 }
