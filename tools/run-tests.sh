@@ -83,19 +83,17 @@ run_ctest() {
 rerun_names=
 lsan_runtime_failures() {
 	local dir=$1 list=$1/Testing/Temporary/LastTestsFailed.log
-	local all=$1/Testing/Temporary/LastTest.log name
+	local all=$1/Testing/Temporary/LastTest.log name out
 	rerun_names=
 	[ -s "$list" ] && [ -f "$all" ] || return 1
 	while IFS=: read -r _ name; do
-		awk -v t="$name" '
+		# the test's own section of ctest's full log
+		out=$(awk -v t="$name" '
 			/^[0-9]+\/[0-9]+ Testing: / { on = ($3 == t) }
-			on' "$all" |
-			grep -q 'LeakSanitizer has encountered a fatal error' ||
-			return 1
-		awk -v t="$name" '
-			/^[0-9]+\/[0-9]+ Testing: / { on = ($3 == t) }
-			on' "$all" |
-			grep -q 'detected memory leaks' && return 1
+			on' "$all")
+		grep -q 'LeakSanitizer has encountered a fatal error' \
+			<<<"$out" || return 1
+		grep -q 'detected memory leaks' <<<"$out" && return 1
 		rerun_names="${rerun_names:+$rerun_names }$name"
 	done <"$list"
 	[ -n "$rerun_names" ]
