@@ -200,8 +200,43 @@ int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 int accelc_emit(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 		LLVMCodeGenFileType type, LLVMMemoryBufferRef *ret,
 		struct strbuf *log);
-int accelc_link_so(const char *clang, const char *obj, const char *so,
-		   uint32_t timeout_ms, struct strbuf *log);
+/* Link @p obj (and @p obj2 if not NULL) into the shared object @p so. */
+int accelc_link_so(const char *clang, const char *obj, const char *obj2,
+		   const char *so, uint32_t timeout_ms, struct strbuf *log);
+
+/*
+ * stack-size.c: the stack each kernel needs. Recursion fails the build
+ * (-ENOEXEC, said in @p log). Before code generation, _prepare makes LLVM
+ * report frame sizes to @p s; after it, _finish sets each kernel's
+ * private_size (and ACCELC_KERNEL_STACK_UNKNOWN) and the stack a
+ * work-item function run as a fiber needs (*@p fiber_stack).
+ */
+struct frame_size;
+struct accelc_stack {
+	struct strbuf *log;
+	bool measure; /* frame sizes from LLVM (only in accelc-codegen) */
+	struct frame_size *sizes;
+	size_t n, cap;
+	bool oom;
+};
+/* metadata kind on wg-context.c's dynamic allocas (private_per_item) */
+#define ACCELC_MD_CTX_ARRAY "accelc.ctx"
+int accelc_check_recursion(LLVMModuleRef mod, struct strbuf *log);
+void accelc_stack_prepare(LLVMModuleRef mod, struct accelc_stack *s);
+int accelc_stack_finish(struct lower_state *st, struct accelc_stack *s,
+			uint64_t *fiber_stack);
+void accelc_stack_free(struct accelc_stack *s);
+/*
+ * What accelc-codegen wrote to stderr (file @p path), to @p log without
+ * the line LLVM 16 prints there after each frame size it reports.
+ */
+void accelc_stack_copy_stderr(const char *path, struct strbuf *log);
+/* where accelc-codegen's stderr goes, in the build's directory */
+#define ACCELC_CODEGEN_STDERR "codegen.err"
+/* An object defining ACCELC_FIBER_STACK as @p bytes, written to @p path. */
+int accelc_emit_fiber_stack(LLVMContextRef c, LLVMTargetMachineRef tm,
+			    uint64_t bytes, const char *path,
+			    struct strbuf *log);
 
 /* The embedded bitcode blobs (builtins-blob.S). */
 extern const char accelc_builtins_bc[];
@@ -212,5 +247,7 @@ extern const char accelc_fiber_bc_end[];
 /* Names the generated code shares with runtime/fiber.c. */
 #define ACCELC_FIBER_RUN "__accelc_fiber_run"
 #define ACCELC_FIBER_BARRIER "__accelc_fiber_barrier"
+/* bytes of stack a work-item function needs (defined at link time) */
+#define ACCELC_FIBER_STACK "__accelc_fiber_stack"
 
 #endif /* ACCELC_PRIVATE_H */

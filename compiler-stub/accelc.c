@@ -139,6 +139,13 @@ static void list(const struct accelc_result *res)
 		if (k->static_local_size)
 			printf("  static local memory: %lu bytes\n",
 			       (unsigned long)k->static_local_size);
+		printf("  stack: %lu bytes%s", (unsigned long)k->private_size,
+		       k->flags & ACCELC_KERNEL_STACK_UNKNOWN ?
+			       " or more (not known)" : "");
+		if (k->private_per_item)
+			printf(" + %lu per work-item",
+			       (unsigned long)k->private_per_item);
+		printf("\n");
 		for (uint32_t a = 0; a < k->n_args; a++) {
 			const struct accelc_arg_info *ai = &k->args[a];
 

@@ -78,6 +78,12 @@ enum accelc_arg_access {
  * device runs it with the FPU's flush modes (MXCSR DAZ and FTZ) on.
  */
 #define ACCELC_KERNEL_DENORMS_ZERO (1u << 3)
+/**
+ * Kernel flag: its stack need is not known at build time (a dynamic
+ * alloca, __builtin_alloca; or code generated in the calling process,
+ * where frame sizes are not measured); private_size is a lower bound.
+ */
+#define ACCELC_KERNEL_STACK_UNKNOWN (1u << 4)
 
 /** Option flags (struct accelc_options.flags). */
 /** keep the optimised LLVM IR as text in the result */
@@ -173,6 +179,17 @@ struct accelc_kernel_info {
 	const char *vec_type_hint;
 	/** bytes of kernel-scope __local variables (accel_wg_ctx.local_mem) */
 	uint64_t static_local_size;
+	/**
+	 * Bytes of stack one call of the work-group function needs: the
+	 * frames of its deepest call chain, calls out of the program counted
+	 * at a fixed allowance
+	 */
+	uint64_t private_size;
+	/**
+	 * More stack bytes per work-item of the group (values kernels with
+	 * barriers keep across them), on top of private_size
+	 */
+	uint64_t private_per_item;
 };
 
 /** What a result holds (accelc_result_get_kind). */

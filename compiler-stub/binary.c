@@ -15,7 +15,8 @@
 /* Kernel flags a container may carry. */
 #define KERNEL_FLAGS                                                           \
 	(ACCELC_KERNEL_HAS_BARRIERS | ACCELC_KERNEL_USES_PRINTF |              \
-	 ACCELC_KERNEL_GROUP_INVARIANT | ACCELC_KERNEL_DENORMS_ZERO)
+	 ACCELC_KERNEL_GROUP_INVARIANT | ACCELC_KERNEL_DENORMS_ZERO |          \
+	 ACCELC_KERNEL_STACK_UNKNOWN)
 
 /* ---- writing: one pass to size, one to fill ------------------------------ */
 
@@ -77,6 +78,8 @@ static void put_all(struct wcur *w, const struct accelc_binary_in *in)
 			put_u64(w, k->work_group_size_hint[d]);
 		put_str(w, k->vec_type_hint);
 		put_u64(w, k->static_local_size);
+		put_u64(w, k->private_size);
+		put_u64(w, k->private_per_item);
 		put_u32(w, k->n_args);
 		for (uint32_t a = 0; a < k->n_args; a++) {
 			const struct accelc_arg_info *ai = &k->args[a];
@@ -236,7 +239,7 @@ static void parse_arg(struct rcur *c, struct accelc_arg_info *a)
 
 /* Smallest encoding of a kernel and of an argument: bounds counts early,
  * so that a forged count cannot make us allocate much. */
-#define KERNEL_MIN_BYTES (3 * 5 + 2 + 4 + 6 * 8 + 8 + 4)
+#define KERNEL_MIN_BYTES (3 * 5 + 2 + 4 + 6 * 8 + 3 * 8 + 4)
 #define ARG_MIN_BYTES (6 * 4 + 2 * 5)
 
 static void parse_kernel(struct rcur *c, struct accelc_kernel_info *k)
@@ -253,6 +256,8 @@ static void parse_kernel(struct rcur *c, struct accelc_kernel_info *k)
 		k->work_group_size_hint[d] = get_u64(c, "kernel");
 	k->vec_type_hint = get_str(c, "vec_type_hint");
 	k->static_local_size = get_u64(c, "kernel");
+	k->private_size = get_u64(c, "kernel");
+	k->private_per_item = get_u64(c, "kernel");
 	n = get_u32(c, "argument count");
 	if (c->err)
 		return;

@@ -10,8 +10,14 @@
  * (file "options") in, the container (and the IR or assembly that FLAGS
  * ask for) out. The build log goes to stdout. Exit status: 0, the
  * errno of the failure, or 125 for another failure.
+ *
+ * stderr goes to DIR/codegen.err while LLVM runs: LLVM 16 prints a line
+ * there for every frame size it reports (stack-size.c). What else is
+ * there joins the log when the build ends, or, after a crash, when the
+ * parent finds the file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +52,25 @@ static int outputs(const char *dir, const struct accelc_result *res)
 	return r;
 }
 
+/* stderr to DIR/codegen.err; @return its path or NULL (stderr kept) */
+static char *stderr_to_file(const char *dir)
+{
+	char *path;
+	int fd;
+
+	if (asprintf(&path, "%s/" ACCELC_CODEGEN_STDERR, dir) < 0)
+		return NULL;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || dup2(fd, STDERR_FILENO) < 0) {
+		if (fd >= 0)
+			close(fd);
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
 static int run(char **argv, struct strbuf *log)
 {
 	struct job j = { 0 };
@@ -71,8 +96,19 @@ static int run(char **argv, struct strbuf *log)
 		j.o.build_options = opts;
 		r = accelc_parse_options(opts, &j.bo, log);
 	}
-	if (r == 0)
+	if (r == 0) {
+		char *err = stderr_to_file(argv[1]);
+
+		/* without the file, frame sizes would print to the log */
+		j.measure_stack = err != NULL;
 		r = job_codegen_here(&j);
+		if (err) {
+			fflush(stderr);
+			accelc_stack_copy_stderr(err, log);
+			unlink(err);
+			free(err);
+		}
+	}
 	if (r == 0)
 		r = outputs(argv[1], j.res);
 	accelc_build_opts_free(&j.bo);

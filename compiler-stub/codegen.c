@@ -386,8 +386,8 @@ int accelc_emit(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 	return 0;
 }
 
-int accelc_link_so(const char *clang, const char *obj, const char *so,
-		   uint32_t timeout_ms, struct strbuf *log)
+int accelc_link_so(const char *clang, const char *obj, const char *obj2,
+		   const char *so, uint32_t timeout_ms, struct strbuf *log)
 {
 	struct argv a = { 0 };
 	int r;
@@ -402,6 +402,8 @@ int accelc_link_so(const char *clang, const char *obj, const char *so,
 	argv_add(&a, "-o");
 	argv_add(&a, so);
 	argv_add(&a, obj);
+	if (obj2)
+		argv_add(&a, obj2);
 	argv_add(&a, "-lmvec");
 	argv_add(&a, "-lm");
 	if (a.oom) {

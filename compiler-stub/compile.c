@@ -204,9 +204,43 @@ static uint64_t global_bytes(LLVMModuleRef mod, LLVMTargetDataRef td)
 	return n;
 }
 
+/* Where run_llvm() puts the object defining the fiber stack size. */
+static char *fiber_obj_path(const struct job *j)
+{
+	char *p;
+
+	return asprintf(&p, "%s.fiber.o", j->obj) < 0 ? NULL : p;
+}
+
+/*
+ * After code generation: each kernel's stack need and, for a program
+ * with fibers, an object defining how large their stacks are.
+ */
+static int stack_sizes(struct job *j, struct lower_state *st,
+		       struct accelc_stack *ss, LLVMTargetMachineRef tm)
+{
+	/* the fiber runtime (runtime/fiber.c) refers to it */
+	LLVMValueRef used = LLVMGetNamedGlobal(st->mod, ACCELC_FIBER_STACK);
+	uint64_t fiber = 0;
+	char *path;
+	int r;
+
+	r = accelc_stack_finish(st, ss, &fiber);
+	if (r || !used)
+		return r;
+	path = fiber_obj_path(j);
+	if (!path)
+		return -ENOMEM;
+	r = accelc_emit_fiber_stack(st->ctx, tm, fiber, path, j->log);
+	free(path);
+	j->fiber_obj = r == 0;
+	return r;
+}
+
 static int run_llvm(struct job *j)
 {
 	struct lower_state st = { .log = j->log };
+	struct accelc_stack ss = { .log = j->log, .measure = j->measure_stack };
 	LLVMMemoryBufferRef mb = NULL, out = NULL;
 	LLVMTargetMachineRef tm = NULL;
 	char *err = NULL;
@@ -231,6 +265,9 @@ static int run_llvm(struct job *j)
 	st.td = LLVMGetModuleDataLayout(st.mod);
 	j->global_size = global_bytes(st.mod, st.td);
 	r = accelc_read_kernels(&st);
+	if (r)
+		goto out;
+	r = accelc_check_recursion(st.mod, j->log);
 	if (r)
 		goto out;
 	r = accelc_link_builtins(st.mod, false, j->log);
@@ -266,6 +303,7 @@ static int run_llvm(struct job *j)
 			goto out;
 		}
 	}
+	accelc_stack_prepare(st.mod, &ss);
 	if (j->o.flags & ACCELC_FLAG_KEEP_ASM) {
 		r = accelc_emit(st.mod, tm, LLVMAssemblyFile, &out, j->log);
 		if (r)
@@ -285,10 +323,14 @@ static int run_llvm(struct job *j)
 			      LLVMGetBufferSize(out));
 	if (r)
 		goto out;
+	r = stack_sizes(j, &st, &ss, tm);
+	if (r)
+		goto out;
 	j->kernels = st.kernels;
 	j->n_kernels = st.n_kernels;
 	st.kernels = NULL;
 out:
+	accelc_stack_free(&ss);
 	accelc_free_kernels(st.kernels, st.n_kernels);
 	if (out)
 		LLVMDisposeMemoryBuffer(out);
@@ -351,11 +393,15 @@ static int make_container(struct job *j)
 
 int job_codegen_here(struct job *j)
 {
+	char *fiber = NULL;
 	int r = run_llvm(j);
 
+	if (r == 0 && j->fiber_obj && !(fiber = fiber_obj_path(j)))
+		r = -ENOMEM;
 	if (r == 0)
-		r = accelc_link_so(j->clang, j->obj, j->so, j->o.timeout_ms,
-				   j->log);
+		r = accelc_link_so(j->clang, j->obj, fiber, j->so,
+				   j->o.timeout_ms, j->log);
+	free(fiber);
 	if (r == 0)
 		r = make_container(j);
 	return r;
@@ -464,7 +510,8 @@ int job_codegen(struct job *j)
 
 	if (!helper) {
 		strbuf_printf(j->log, "note: %s not found: code generation "
-			      "runs in this process, without a deadline\n",
+			      "runs in this process, without a deadline, and "
+			      "stack sizes are not measured\n",
 			      ACCELC_CODEGEN_INSTALL);
 		return job_codegen_here(j);
 	}
@@ -490,6 +537,11 @@ int job_codegen(struct job *j)
 		r = a.oom ? -ENOMEM : accelc_spawn(a.v, j->log, deadline);
 	argv_free(&a);
 	free(helper);
+	if (r != 0 && asprintf(&opts, "%s/" ACCELC_CODEGEN_STDERR, j->dir) > 0) {
+		/* what it could not copy to the log itself: a crash */
+		accelc_stack_copy_stderr(opts, j->log);
+		free(opts);
+	}
 	if (r == -ETIMEDOUT)
 		strbuf_printf(j->log, "error: optimisation and code "
 			      "generation did not finish within the deadline "

@@ -24,6 +24,10 @@ struct job {
 	struct kernel_desc *kernels;
 	uint32_t n_kernels;
 	uint64_t global_size;
+	/* run_llvm() wrote the fiber stack size object (stack-size.c) */
+	bool fiber_obj;
+	/* measure frame sizes (accelc-codegen, whose stderr is a file) */
+	bool measure_stack;
 };
 
 /* Copy @p opts (may be NULL) and make the result. @return 0, -EINVAL,

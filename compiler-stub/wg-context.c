@@ -495,6 +495,11 @@ static void place(struct regions *rg, struct ctx_var *cv, size_t n,
 
 	*after = start;
 	if (bytes <= CONTEXT_STACK_MAX / CONTEXT_MAX_ITEMS) {
+		/* stack-size.c: known per work-item, not unbounded */
+		unsigned md = LLVMGetMDKindIDInContext(
+			c, ACCELC_MD_CTX_ARRAY, strlen(ACCELC_MD_CTX_ARRAY));
+
+		rg->w->k->info.private_per_item += bytes;
 		LLVMPositionBuilderBefore(
 			l->b, LLVMGetBasicBlockTerminator(rg->prologue));
 		for (size_t k = 0; k < n; k++) {
@@ -506,6 +511,8 @@ static void place(struct regions *rg, struct ctx_var *cv, size_t n,
 					     ""),
 				"ctx");
 			LLVMSetAlignment(cv[k].base, cv[k].align);
+			LLVMSetMetadata(cv[k].base, md,
+					LLVMMDNodeInContext(c, NULL, 0));
 		}
 		return;
 	}

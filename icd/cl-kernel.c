@@ -438,10 +438,20 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
 	switch (param) {
 	case CL_KERNEL_WORK_GROUP_SIZE: {
 		uint64_t max = dev->u64[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE];
+		uint64_t limit = dev->u64[ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE];
+		uint64_t own = 0, per_item = 0;
 
 		if (k->reqd[0])
 			max = ICD_MIN(max, k->reqd[0] * k->reqd[1] *
 						   k->reqd[2]);
+		/* as many work-items as the group's stack holds, at least 1 */
+		if (k->k[idx])
+			accel_kernel_get_private_mem(k->k[idx], &own,
+						     &per_item, NULL);
+		if (limit && per_item)
+			max = ICD_MIN(max, own < limit ?
+					   ICD_MAX((limit - own) / per_item, 1) :
+					   1);
 		return icd_info_size(size, value, size_ret, max);
 	}
 	case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
@@ -456,8 +466,17 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
 		return icd_info_size(size, value, size_ret,
 			ICD_MAX(dev->u64[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_FLOAT],
 				1));
-	case CL_KERNEL_PRIVATE_MEM_SIZE:
-		return icd_info_ulong(size, value, size_ret, 0);
+	case CL_KERNEL_PRIVATE_MEM_SIZE: {
+		/* a work-item's: the work-group call's stack and its share */
+		uint64_t own = 0, per_item = 0;
+
+		if (k->k[idx])
+			accel_kernel_get_private_mem(k->k[idx], &own,
+						     &per_item, NULL);
+		return icd_info_ulong(size, value, size_ret,
+				      own > UINT64_MAX - per_item ?
+					      UINT64_MAX : own + per_item);
+	}
 	case CL_KERNEL_GLOBAL_WORK_SIZE: {
 		/* built-in kernels: no limit beyond size_t's */
 		size_t s[3] = { SIZE_MAX, SIZE_MAX, SIZE_MAX };

@@ -246,6 +246,12 @@ uint64_t accel_now_ns(void);
  * with denormals flushed (ACCELC_KERNEL_DENORMS_ZERO).
  */
 #define ACCEL_KERNEL_DEF_DENORMS_ZERO (1u << 30)
+/*
+ * Internal kernel flag: the kernel's stack need is not known (a native
+ * kernel that gave no private_size, ACCELC_KERNEL_STACK_UNKNOWN):
+ * private_size is a lower bound.
+ */
+#define ACCEL_KERNEL_DEF_STACK_UNKNOWN (1u << 29)
 
 struct accel_kernel_def {
 	char *name;
@@ -259,6 +265,9 @@ struct accel_kernel_def {
 	uint64_t reqd_wg_size[3];
 	uint64_t wg_size_hint[3];
 	char *vec_type_hint;                /* "" if none */
+	/* stack of one work-group call, and more per work-item */
+	uint64_t private_size;
+	uint64_t private_per_item;
 };
 
 struct accel_program {
@@ -402,6 +411,8 @@ struct accel_launch {
 	uint64_t *local_arg_offset;    /* their offset in the local block */
 	uint64_t static_local_size;
 	uint64_t local_mem_size;       /* whole block, static + arguments */
+	/* stack one work-group call needs (a lower bound if not known) */
+	uint64_t stack_size;
 
 	uint32_t n_buffers;
 	struct accel_buffer **buffers; /* references held for the launch */

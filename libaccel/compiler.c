@@ -243,6 +243,7 @@ static int describe_kernels(struct accel_compiler *c,
 		memcpy(descs[i].work_group_size_hint, k->work_group_size_hint,
 		       sizeof(descs[i].work_group_size_hint));
 		descs[i].vec_type_hint = k->vec_type_hint;
+		descs[i].private_size = k->private_size;
 		if (!descs[i].fn) {
 			i++;
 			goto fail;
@@ -326,6 +327,10 @@ static int program_from_result(struct accel_device *dev,
 			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_PRINTF;
 		if (f & ACCELC_KERNEL_DENORMS_ZERO)
 			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_DENORMS_ZERO;
+		if (f & ACCELC_KERNEL_STACK_UNKNOWN)
+			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_STACK_UNKNOWN;
+		prog->kernels[i].private_per_item =
+			c->get_kernel(res, i)->private_per_item;
 	}
 	prog->binary = copy;
 	prog->binary_size = bin_size;

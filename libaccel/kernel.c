@@ -161,6 +161,22 @@ ACCEL_EXPORT int accel_kernel_get_wg_info(struct accel_kernel *kernel,
 	return 0;
 }
 
+ACCEL_EXPORT int accel_kernel_get_private_mem(struct accel_kernel *kernel,
+					      uint64_t *private_size,
+					      uint64_t *per_work_item,
+					      bool *known)
+{
+	if (!kernel)
+		return -EINVAL;
+	if (private_size)
+		*private_size = kernel->def->private_size;
+	if (per_work_item)
+		*per_work_item = kernel->def->private_per_item;
+	if (known)
+		*known = !(kernel->def->flags & ACCEL_KERNEL_DEF_STACK_UNKNOWN);
+	return 0;
+}
+
 ACCEL_EXPORT int accel_kernel_get_hints(struct accel_kernel *kernel,
 					uint64_t work_group_size_hint[3],
 					const char **vec_type_hint)

@@ -330,6 +330,37 @@ static bool streaming_allowed(const struct accel_kernel_def *def,
 	return true;
 }
 
+/*
+ * The stack one work-group call needs: the kernel's own, and more per
+ * work-item. Above the device's limit (or 64 bits) the launch is refused
+ * here, with a log line, not at run time.
+ */
+static int check_stack(struct accel_device *dev,
+		       const struct accel_kernel_def *def,
+		       struct accel_launch *l)
+{
+	uint64_t max = dev->u64[ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE];
+	uint64_t items = l->local_size[0] * l->local_size[1] * l->local_size[2];
+	uint64_t need;
+
+	/* items is at most the device's work-group size: no overflow */
+	if (__builtin_mul_overflow(def->private_per_item, items, &need) ||
+	    __builtin_add_overflow(need, def->private_size, &need) ||
+	    (max && need > max)) {
+		log_info(dev->ctx,
+			 "kernel %s: a work-group of %llu work-items needs "
+			 "%llu + %llu x %llu bytes of stack, above the "
+			 "device's %llu\n",
+			 def->name, (unsigned long long)items,
+			 (unsigned long long)def->private_size,
+			 (unsigned long long)def->private_per_item,
+			 (unsigned long long)items, (unsigned long long)max);
+		return -E2BIG;
+	}
+	l->stack_size = need;
+	return 0;
+}
+
 ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 				    struct accel_kernel *kernel,
 				    const struct accel_ndrange *range,
@@ -357,6 +388,8 @@ ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 	r = check_range(queue->dev, kernel->def, range, l);
 	if (r == 0 && (kernel->def->flags & ACCEL_KERNEL_GROUP_INVARIANT))
 		r = widen_groups(queue->dev, l);
+	if (r == 0)
+		r = check_stack(queue->dev, kernel->def, l);
 	if (r == 0)
 		r = snapshot_args(kernel, l);
 	if (r < 0) {

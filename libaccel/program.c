@@ -134,6 +134,12 @@ static int copy_kernel(struct accel_device *dev,
 					ids32_fn) +
 				       sizeof(in->ids32_fn))
 		out->ids32_fn = in->ids32_fn;
+	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
+					private_size) +
+				       sizeof(in->private_size))
+		out->private_size = in->private_size;
+	if (!out->private_size)
+		out->flags |= ACCEL_KERNEL_DEF_STACK_UNKNOWN;
 	out->name = strdup(in->name);
 	out->vec_type_hint = strdup(hint);
 	if (!out->name || !out->vec_type_hint)

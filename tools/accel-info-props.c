@@ -24,6 +24,8 @@ const struct u64_prop u64_props[] = {
 	  FMT_BYTES },
 	{ ACCEL_DEVICE_U64_LOCAL_MEM_SIZE, "local_mem_size",
 	  "Local memory per work-group", FMT_BYTES },
+	{ ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE, "private_mem_size",
+	  "Private memory (stack)", FMT_BYTES },
 	{ ACCEL_DEVICE_U64_MAX_ALLOC_SIZE, "max_alloc_size",
 	  "Max buffer size", FMT_BYTES },
 	{ ACCEL_DEVICE_U64_MEM_BASE_ADDR_ALIGN, "mem_base_addr_align",

@@ -20,8 +20,28 @@
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
-#define FIBER_STACK (128u * 1024u)
 #define GUARD 4096u
+/* the smallest stack, and room for this file's own frames on each */
+#define FIBER_STACK_MIN (128u * 1024u)
+#define FIBER_STACK_SLACK 4096u
+
+/*
+ * The stack the largest work-item function of the program needs, as the
+ * compiler measured it (stack-size.c); defined in the shared object.
+ */
+extern const uint64_t __accelc_fiber_stack HIDDEN;
+
+/* Bytes of each fiber's stack, a multiple of GUARD (the page size). */
+static uint64_t fiber_stack(void)
+{
+	uint64_t s = __accelc_fiber_stack;
+
+	if (s > UINT64_MAX / 2)
+		return UINT64_MAX / 2;
+	s = (s + FIBER_STACK_SLACK + GUARD - 1) / GUARD * GUARD;
+	return s < FIBER_STACK_MIN ? FIBER_STACK_MIN : s;
+}
+#define FIBER_STACK fiber_stack()
 
 typedef void (*item_fn)(void **args, const struct accel_wg_ctx *ctx,
 			uint64_t lx, uint64_t ly, uint64_t lz, void *fg);
@@ -97,7 +117,7 @@ static void cache_destroy(struct stack_cache *c)
 /* A set of at least @p n stacks, cached or new; NULL when out of memory. */
 static struct stack_cache *cache_take(uint64_t n)
 {
-	size_t bytes = n * (FIBER_STACK + GUARD);
+	size_t bytes;
 	struct stack_cache *c;
 	uint8_t *base;
 	void *meta;
@@ -110,6 +130,8 @@ static struct stack_cache *cache_take(uint64_t n)
 			return c;
 		cache_destroy(c);
 	}
+	if (__builtin_mul_overflow(n, FIBER_STACK + GUARD, &bytes))
+		return NULL;
 	base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
 		    -1, 0);

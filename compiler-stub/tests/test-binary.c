@@ -34,8 +34,9 @@ static struct accelc_arg_info args[] = {
 
 static struct accelc_kernel_info kernels[] = {
 	{ "first", "first__wg", ACCELC_KERNEL_HAS_BARRIERS, 3, args,
-	  { 8, 2, 1 }, { 0, 0, 0 }, "float4", 4096 },
-	{ "second", "second__wg", 0, 0, NULL, { 0 }, { 4, 4, 1 }, NULL, 0 },
+	  { 8, 2, 1 }, { 0, 0, 0 }, "float4", 4096, 1u << 24, 48 },
+	{ "second", "second__wg", ACCELC_KERNEL_STACK_UNKNOWN, 0, NULL,
+	  { 0 }, { 4, 4, 1 }, NULL, 0, 160, 0 },
 };
 
 /* Write @p k (n of them) with the given code; caller frees. */
@@ -100,6 +101,10 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.kernels[0].reqd_work_group_size[1], 2);
 	assert_string_equal(b.kernels[0].vec_type_hint, "float4");
 	assert_int_equal(b.kernels[0].static_local_size, 4096);
+	assert_int_equal(b.kernels[0].private_size, 1u << 24);
+	assert_int_equal(b.kernels[0].private_per_item, 48);
+	assert_int_equal(b.kernels[1].private_size, 160);
+	assert_int_equal(b.kernels[1].flags, ACCELC_KERNEL_STACK_UNKNOWN);
 	assert_int_equal(b.kernels[0].n_args, 3);
 	for (int i = 0; i < 3; i++) {
 		const struct accelc_arg_info *a = &b.kernels[0].args[i];

@@ -79,6 +79,12 @@ enum accel_device_u64 {
 	ACCEL_DEVICE_U64_NUMA_NODE,           /**< NUMA node, UINT64_MAX if none */
 	ACCEL_DEVICE_U64_PRINTF_BUFFER_SIZE,  /**< bytes of kernel printf output per launch */
 	ACCEL_DEVICE_U64_CACHE_SIZE,          /**< bytes of the last cache level before device memory, 0 if unknown */
+	/**
+	 * bytes of stack one work-group may use: its work-items' private
+	 * memory together (accel_kernel_get_private_mem()); 0 if the device
+	 * sets no limit
+	 */
+	ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE,
 	ACCEL_DEVICE_U64_COUNT                /**< number of properties, not one */
 };
 

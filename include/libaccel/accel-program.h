@@ -24,6 +24,7 @@
 #ifndef LIBACCEL_ACCEL_PROGRAM_H
 #define LIBACCEL_ACCEL_PROGRAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -133,6 +134,12 @@ struct accel_native_kernel_desc {
 	 * ACCEL_WG_IDS32_LIMIT (accel-wg.h)
 	 */
 	accel_wg_fn ids32_fn;
+	/**
+	 * bytes of stack one call of @p fn (or a variant) needs, 0 if not
+	 * known: the runtime gives launches at least this much, or refuses
+	 * them (accel_queue_launch())
+	 */
+	uint64_t private_size;
 };
 
 /**
@@ -363,6 +370,21 @@ int accel_kernel_get_arg_desc(struct accel_kernel *kernel, uint32_t index,
 int accel_kernel_get_wg_info(struct accel_kernel *kernel,
 			     uint64_t *static_local_size,
 			     uint64_t reqd_work_group_size[3], uint32_t *flags);
+
+/**
+ * The kernel's private memory: the stack one call of its work-group
+ * function needs (@p private_size), plus @p per_work_item bytes for each
+ * work-item of the group. OpenCL's CL_KERNEL_PRIVATE_MEM_SIZE is their
+ * sum. Any out-pointer may be NULL.
+ *
+ * @param[out] known false when the need has no bound known at build time
+ *             (a dynamic alloca, code from a native kernel that gave no
+ *             size): the sizes are then a lower bound
+ * @return 0 or -EINVAL (NULL @p kernel)
+ */
+int accel_kernel_get_private_mem(struct accel_kernel *kernel,
+				 uint64_t *private_size,
+				 uint64_t *per_work_item, bool *known);
 
 /**
  * The kernel's hints for the runtime (OpenCL's work_group_size_hint and

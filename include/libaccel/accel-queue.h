@@ -103,7 +103,9 @@ uint32_t accel_queue_get_flags(struct accel_queue *queue);
  *         struct_size or work_dim, zero global size, local size not
  *         fitting the device limits or the kernel's required size, global
  *         offset + size overflowing), -ENOEXEC (an argument was never set),
- *         -E2BIG (local memory of the launch above the device's), -EXDEV
+ *         -E2BIG (local memory of the launch, or the stack a work-group
+ *         needs, above the device's: ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE),
+ *         -EXDEV
  *         (the kernel belongs to another device), -EOVERFLOW (more than
  *         2^64 work-items)
  */

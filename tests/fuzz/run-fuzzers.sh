@@ -5,11 +5,13 @@
 # instrumented) and run each for a bounded time over its corpus in the
 # tree plus the inputs that once crashed it (tests/fuzz/README.md).
 #
-# usage: run-fuzzers.sh [-b BUILD_DIR] [-t SECONDS] [-j JOBS] [FUZZER...]
+# usage: run-fuzzers.sh [-b BUILD_DIR] [-t SECONDS] [-j JOBS] [-o DIR] [FUZZER...]
 #   -b  build directory (default: build-fuzz in the source tree)
 #   -t  seconds per fuzzer (default 30); the binary-container fuzzer gets
 #       a third of it
 #   -j  parallel libFuzzer jobs per fuzzer (default 1)
+#   -o  keep the inputs each API fuzzer finds in DIR/<name> (for a merge
+#       into the corpus); by default they are dropped
 #   FUZZER: fuzz-cl, fuzz-accel, fuzz-binary (default: all three)
 # Environment: CLANG (default clang-16), FUZZ_ARGS (more libFuzzer flags).
 # Prints one line per fuzzer ("NAME: N runs, ..."), then "fuzz: ...".
@@ -21,12 +23,14 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=$src/build-fuzz
 secs=30
 jobs=1
-while getopts b:t:j: opt; do
+keep=
+while getopts b:t:j:o: opt; do
 	case $opt in
 	b) build=$(realpath -m "$OPTARG") ;;
 	t) secs=$OPTARG ;;
 	j) jobs=$OPTARG ;;
-	*) sed -n '5,12p' "$0" >&2; exit 2 ;;
+	o) keep=$(realpath -m "$OPTARG") ;;
+	*) sed -n '8,16p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -91,7 +95,7 @@ declare -a lines=()
 # run_api NAME: the corpus is copied, so the tree is never written to.
 run_api() {
 	local name=$1 exe=$build/tests/fuzz/$1 log=$build/$1.log dirs
-	local corpus=$tmp/$1-corpus rc runs
+	local corpus=${keep:-$tmp}/${1#fuzz-} rc runs
 	mkdir -p "$corpus"
 	dirs=("$corpus" "$src/tests/fuzz/corpus/${name#fuzz-}")
 	[ -d "$src/tests/fuzz/crashes/${name#fuzz-}" ] &&

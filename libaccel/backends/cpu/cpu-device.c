@@ -283,6 +283,13 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 	 * per-core L2 cache, which is what makes local memory worth using.
 	 */
 	p[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE] = 256 * 1024;
+	/*
+	 * Private memory is stack: a work-group needing more than a worker
+	 * thread has runs on a thread with a stack of its size, up to an
+	 * eighth of the RAM (every worker may run one) or 1 GiB.
+	 */
+	p[ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE] =
+		MAX(MIN(global / 8, 1024 * MIB), CPU_WORKER_STACK);
 	/* Sub-buffers start on 128 bytes: any vector type is aligned. */
 	p[ACCEL_DEVICE_U64_MEM_BASE_ADDR_ALIGN] = 128;
 	line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);

@@ -5,6 +5,9 @@
  * worker helps with large commands. Commands touching dma-bufs bracket
  * the whole of their CPU access with DMA_BUF_IOCTL_SYNC start and end.
  */
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -251,22 +254,92 @@ static void launch_piece(struct cpu_exec_job *ej, struct cpu_scratch *s,
 	}
 }
 
-static void exec_run(struct cpu_job *job, struct cpu_scratch *s, uint64_t b,
-		     uint64_t e)
+static void launch_piece_fp(struct cpu_exec_job *ej, struct cpu_scratch *s,
+			    uint64_t b, uint64_t e)
 {
-	struct cpu_exec_job *ej = to_exec_job(job);
-	struct accel_cmd *cmd = ej->cmd;
-
-	if (cmd->type != ACCEL_CMD_LAUNCH) {
-		xfer_run(cmd, b, e);
-	} else if (cmd->u.launch.kernel_flags &
-		   ACCEL_KERNEL_DEF_DENORMS_ZERO) {
+	if (ej->cmd->u.launch.kernel_flags & ACCEL_KERNEL_DEF_DENORMS_ZERO) {
 		unsigned int csr = flush_denormals();
 
 		launch_piece(ej, s, b, e);
 		restore_fp_mode(csr);
 	} else {
 		launch_piece(ej, s, b, e);
+	}
+}
+
+struct own_stack_call {
+	struct cpu_exec_job *ej;
+	struct cpu_scratch *s;
+	uint64_t b, e;
+};
+
+static void *own_stack_main(void *p)
+{
+	struct own_stack_call *c = p;
+
+	launch_piece_fp(c->ej, c->s, c->b, c->e);
+	return NULL;
+}
+
+/*
+ * Work-groups whose stack would not fit the worker's run on a thread of
+ * their own whose stack fits (glibc keeps recent thread stacks cached).
+ * The worker waits for it: the pool's accounting is unchanged.
+ */
+static int launch_piece_own_stack(struct cpu_exec_job *ej,
+				  struct cpu_scratch *s, uint64_t b,
+				  uint64_t e)
+{
+	struct own_stack_call c = { .ej = ej, .s = s, .b = b, .e = e };
+	uint64_t size = ej->cmd->u.launch.stack_size + CPU_STACK_RESERVE;
+	pthread_attr_t attr;
+	pthread_t t;
+	sigset_t all, old;
+	int r;
+
+	if (size > SIZE_MAX)
+		return -E2BIG;
+	r = pthread_attr_init(&attr);
+	if (r)
+		return -r;
+	r = pthread_attr_setstacksize(&attr, (size_t)size);
+	if (r == 0) {
+		/* like the workers: signals go to the application's threads */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		r = pthread_create(&t, &attr, own_stack_main, &c);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	pthread_attr_destroy(&attr);
+	if (r)
+		return -r;
+	pthread_join(t, NULL);
+	return 0;
+}
+
+static void exec_run(struct cpu_job *job, struct cpu_scratch *s, uint64_t b,
+		     uint64_t e)
+{
+	struct cpu_exec_job *ej = to_exec_job(job);
+	struct accel_cmd *cmd = ej->cmd;
+	int r;
+
+	if (cmd->type != ACCEL_CMD_LAUNCH) {
+		xfer_run(cmd, b, e);
+	} else if (ej->own_stack) {
+		r = launch_piece_own_stack(ej, s, b, e);
+		if (r < 0) {
+			log_err(ej->cmd->queue->dev->ctx,
+				"kernel %s: no thread with a %llu-byte stack "
+				"for its work-groups: %s\n",
+				ej->cmd->u.launch.kernel->def->name,
+				(unsigned long long)(cmd->u.launch.stack_size +
+						     CPU_STACK_RESERVE),
+				strerror(-r));
+			cpu_job_fail(job, r == -EAGAIN ? -ENOMEM : r);
+		}
+	} else {
+		launch_piece_fp(ej, s, b, e);
 	}
 }
 
@@ -555,6 +628,9 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 	ej->streaming = cmd->type == ACCEL_CMD_LAUNCH &&
 			cmd->u.launch.streaming_fn &&
 			cmd->u.launch.buffer_bytes >= cpu_streaming_min(queue->dev);
+	ej->own_stack = cmd->type == ACCEL_CMD_LAUNCH &&
+			cmd->u.launch.stack_size >
+				CPU_WORKER_STACK - CPU_STACK_RESERVE;
 	ej->job.ops = &exec_ops;
 	ej->job.n_items = n_items;
 	ej->job.chunk = chunk;

@@ -195,7 +195,7 @@ static void pool_retire(struct cpu_pool *pool, struct cpu_job *job)
 		job_put(job);
 }
 
-static void job_fail(struct cpu_job *job, int status)
+void cpu_job_fail(struct cpu_job *job, int status)
 {
 	int expected = 0;
 
@@ -238,7 +238,7 @@ static void job_work(struct cpu_pool *pool, struct cpu_worker *w,
 
 			begun = true;
 			if (r < 0) {
-				job_fail(job, r);
+				cpu_job_fail(job, r);
 				ok = false;
 			}
 		}
@@ -345,6 +345,7 @@ static void pool_stop(struct cpu_pool *pool, unsigned n,
 int cpu_pool_new(unsigned n_threads, uint64_t spin_ns, struct cpu_pool **ret)
 {
 	pthread_mutexattr_t attr;
+	pthread_attr_t tattr;
 	struct cpu_pool *pool;
 	sigset_t all, old;
 	unsigned i;
@@ -372,6 +373,18 @@ int cpu_pool_new(unsigned n_threads, uint64_t spin_ns, struct cpu_pool **ret)
 	pool->spin_ns = spin_ns;
 	pool->n_threads = n_threads;
 
+	r = pthread_attr_init(&tattr);
+	if (r == 0) {
+		r = pthread_attr_setstacksize(&tattr, CPU_WORKER_STACK);
+		if (r)
+			pthread_attr_destroy(&tattr);
+	}
+	if (r) {
+		pthread_mutex_destroy(&pool->lock);
+		free(pool->workers);
+		free(pool);
+		return -r;
+	}
 	/* Workers inherit a full mask: signals go to the application's threads. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -380,7 +393,7 @@ int cpu_pool_new(unsigned n_threads, uint64_t spin_ns, struct cpu_pool **ret)
 		char name[16];
 
 		w->pool = pool;
-		r = pthread_create(&w->thread, NULL, worker_main, w);
+		r = pthread_create(&w->thread, &tattr, worker_main, w);
 		if (r) {
 			r = -r;
 			break;
@@ -389,6 +402,7 @@ int cpu_pool_new(unsigned n_threads, uint64_t spin_ns, struct cpu_pool **ret)
 		pthread_setname_np(w->thread, name);
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&tattr);
 
 	if (r < 0) {
 		pool_stop(pool, i, NULL);

@@ -24,6 +24,16 @@ struct accelc_printf_buffer;
 
 /* Default time an idle worker spins before it sleeps. */
 #define CPU_SPIN_NS_DEFAULT 30000u
+/*
+ * Stack of each worker thread, set rather than inherited from
+ * RLIMIT_STACK so that what fits is known. A launch needing more than
+ * fits beside CPU_STACK_RESERVE (the runtime's own frames) runs its
+ * work-groups on a thread with a stack of their size (cpu-exec.c), up to
+ * the device's ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE.
+ */
+#define CPU_WORKER_STACK (8ull << 20)
+#define CPU_STACK_RESERVE (128ull << 10)
+
 /* Streaming threshold when the cache size is unknown. */
 #define CPU_STREAMING_MIN_DEFAULT (64ull << 20)
 
@@ -86,6 +96,9 @@ struct cpu_job {
 };
 
 struct cpu_pool;
+
+/* Fail @job with @status (the first failure counts) from a piece. */
+void cpu_job_fail(struct cpu_job *job, int status);
 
 /*
  * Start @n_threads workers that spin @spin_ns before sleeping.
@@ -171,6 +184,7 @@ struct cpu_exec_job {
 	struct accelc_printf_buffer *printf_buf; /* kernels that print */
 	atomic_bool started;
 	bool streaming;           /* runs launch.streaming_fn */
+	bool own_stack;           /* work-groups run on a larger stack */
 	uint32_t n_syncs;
 	struct cpu_sync *syncs;   /* one per distinct dma-buf */
 	struct cpu_sync inline_syncs[INLINE_SYNCS];
