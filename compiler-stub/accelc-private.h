@@ -72,6 +72,7 @@ struct kernel_desc {
 	struct accelc_kernel_info info;
 	LLVMValueRef fn; /* the kernel function */
 	LLVMValueRef wg; /* its work-group function */
+	bool fibers;     /* its work-items run as fibers (wg-lower.c) */
 };
 
 struct lower_state {

@@ -143,8 +143,10 @@ static void list(const struct accelc_result *res)
 		       k->flags & ACCELC_KERNEL_STACK_UNKNOWN ?
 			       " or more (not known)" : "");
 		if (k->private_per_item)
-			printf(" + %lu per work-item",
-			       (unsigned long)k->private_per_item);
+			printf(" + %lu per work-item%s",
+			       (unsigned long)k->private_per_item,
+			       k->flags & ACCELC_KERNEL_FIBERS ?
+				       " (fiber stacks)" : "");
 		printf("\n");
 		for (uint32_t a = 0; a < k->n_args; a++) {
 			const struct accelc_arg_info *ai = &k->args[a];

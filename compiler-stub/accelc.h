@@ -84,6 +84,11 @@ enum accelc_arg_access {
  * where frame sizes are not measured); private_size is a lower bound.
  */
 #define ACCELC_KERNEL_STACK_UNKNOWN (1u << 4)
+/**
+ * Kernel flag: its work-items run as fibers, each on a stack of its own
+ * (private_per_item bytes each), not on the caller's.
+ */
+#define ACCELC_KERNEL_FIBERS (1u << 5)
 
 /** Option flags (struct accelc_options.flags). */
 /** keep the optimised LLVM IR as text in the result */
@@ -186,8 +191,9 @@ struct accelc_kernel_info {
 	 */
 	uint64_t private_size;
 	/**
-	 * More stack bytes per work-item of the group (values kernels with
-	 * barriers keep across them), on top of private_size
+	 * More stack bytes per work-item of the group, on top of
+	 * private_size: values kernels with barriers keep across them, or
+	 * with ACCELC_KERNEL_FIBERS each work-item's fiber stack
 	 */
 	uint64_t private_per_item;
 };

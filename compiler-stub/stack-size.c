@@ -30,6 +30,7 @@
 #include "accelc-private.h"
 #include "cache.h"
 #include "job.h"
+#include "runtime/fiber-stack.h"
 
 /* what a call out of the module may use: glibc's libm and libmvec */
 #define STACK_EXTERN 8192u
@@ -578,6 +579,13 @@ int accelc_stack_finish(struct lower_state *st, struct accelc_stack *s,
 		}
 		/* 16-byte stack alignment: sizes in whole slots */
 		info->private_size = round_up(kn.bytes + RED_ZONE, 16);
+		/* each work-item's own stack, when they run as fibers */
+		if (st->kernels[k].fibers)
+			info->flags |= ACCELC_KERNEL_FIBERS;
+		if (st->kernels[k].fibers)
+			info->private_per_item +=
+				accelc_fiber_stack_bytes(ch.indirect.bytes) +
+				FIBER_GUARD;
 		if (kn.unbounded || !s->measure)
 			info->flags |= ACCELC_KERNEL_STACK_UNKNOWN;
 	}

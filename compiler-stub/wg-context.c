@@ -533,14 +533,9 @@ static void place(struct regions *rg, struct ctx_var *cv, size_t n,
 			 LLVMConstInt(l->i64, al * (n + 1), 0), "");
 	h = LLVMBuildCall2(l->b, ft, f, &h, 1, "ctx.heap");
 	LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, h, ""), trap, join);
-	/* no way to report failure from inside a work-group */
+	/* no memory: nothing of the group ran, the launch fails */
 	LLVMPositionBuilderAtEnd(l->b, trap);
-	ft = LLVMFunctionType(LLVMVoidTypeInContext(c), NULL, 0, 0);
-	f = LLVMGetNamedFunction(l->st->mod, "abort");
-	if (!f)
-		f = LLVMAddFunction(l->st->mod, "abort", ft);
-	LLVMBuildCall2(l->b, ft, f, NULL, 0, "");
-	LLVMBuildUnreachable(l->b);
+	accelc_wg_fail_return(l, LLVMGetParam(rg->fn, 1), -ENOMEM);
 
 	LLVMPositionBuilderAtEnd(l->b, join);
 	/* base = h rounded up to al, as a GEP of h (keeps its provenance) */

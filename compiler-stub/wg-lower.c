@@ -282,6 +282,25 @@ static void build_loop_wrapper(struct lower *l, struct wrapper *w)
 	free(vals);
 }
 
+void accelc_wg_fail_return(struct lower *l, LLVMValueRef ctx, int error)
+{
+	LLVMContextRef c = l->st->ctx;
+	LLVMTypeRef pt[2] = { l->ptr, l->i32 };
+	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(c), pt, 2, 0);
+	LLVMValueRef o = LLVMConstInt(l->i64,
+				      offsetof(struct accel_wg_ctx, fail), 0);
+	LLVMValueRef fn, a[2];
+
+	fn = LLVMBuildLoad2(l->b, l->ptr,
+			    LLVMBuildGEP2(l->b, l->i8, ctx, &o, 1, ""),
+			    "fail");
+	LLVMSetAlignment(fn, 8);
+	a[0] = ctx;
+	a[1] = LLVMConstInt(l->i32, (unsigned long long)(long long)error, 1);
+	LLVMBuildCall2(l->b, ft, fn, a, 2, "");
+	LLVMBuildRetVoid(l->b);
+}
+
 static void build_fiber_wrapper(struct lower *l, struct wrapper *w)
 {
 	struct kernel_desc *k = w->k;
@@ -293,10 +312,11 @@ static void build_fiber_wrapper(struct lower *l, struct wrapper *w)
 	LLVMValueRef *vals = calloc(k->info.n_args + 1, sizeof(*vals));
 	char *name = NULL;
 	LLVMValueRef item, wg, a[3];
-	LLVMBasicBlockRef bb;
+	LLVMBasicBlockRef bb, ok, bad;
 
 	if (asprintf(&name, "%s__item", k->info.name) < 0)
 		name = NULL;
+	k->fibers = true;
 	item = accelc_wg_add_function(l, name ? name : "__item", ip, 6);
 	free(name);
 	LLVMSetLinkage(item, LLVMInternalLinkage);
@@ -317,8 +337,19 @@ static void build_fiber_wrapper(struct lower *l, struct wrapper *w)
 	a[0] = LLVMGetParam(wg, 0);
 	a[1] = LLVMGetParam(wg, 1);
 	a[2] = item;
-	LLVMBuildCall2(l->b, run_ty, run, a, 3, "");
+	/* no stacks for the fibers: nothing ran, the launch fails */
+	ok = LLVMAppendBasicBlockInContext(c, wg, "ran");
+	bad = LLVMAppendBasicBlockInContext(c, wg, "nostack");
+	LLVMBuildCondBr(l->b,
+			LLVMBuildICmp(l->b, LLVMIntEQ,
+				      LLVMBuildCall2(l->b, run_ty, run, a, 3,
+						     ""),
+				      LLVMConstInt(l->i32, 0, 0), ""),
+			ok, bad);
+	LLVMPositionBuilderAtEnd(l->b, ok);
 	LLVMBuildRetVoid(l->b);
+	LLVMPositionBuilderAtEnd(l->b, bad);
+	accelc_wg_fail_return(l, a[1], -ENOMEM);
 	free(vals);
 }
 

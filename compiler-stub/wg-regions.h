@@ -93,6 +93,8 @@ LLVMValueRef accelc_wg_call_kernel(struct lower *l, struct kernel_desc *k,
 				   LLVMValueRef *vals);
 LLVMValueRef accelc_wg_add_function(struct lower *l, const char *name,
 				    LLVMTypeRef *params, unsigned n);
+/* At the builder: call ctx->fail(ctx, @p error) (accel-wg.h) and return. */
+void accelc_wg_fail_return(struct lower *l, LLVMValueRef ctx, int error);
 /* the x loop's ID; @p interleave: 0 leaves the count to the vectoriser */
 LLVMValueRef accelc_wg_loop_id(struct lower *l, unsigned interleave);
 /* Marks the loads and stores of @p fn (past its entry block) parallel

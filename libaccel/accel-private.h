@@ -252,6 +252,11 @@ uint64_t accel_now_ns(void);
  * private_size is a lower bound.
  */
 #define ACCEL_KERNEL_DEF_STACK_UNKNOWN (1u << 29)
+/*
+ * Internal kernel flag: its work-items run as fibers on stacks of their
+ * own (ACCELC_KERNEL_FIBERS): private_per_item is not on the caller's.
+ */
+#define ACCEL_KERNEL_DEF_FIBERS (1u << 28)
 
 struct accel_kernel_def {
 	char *name;
@@ -411,7 +416,8 @@ struct accel_launch {
 	uint64_t *local_arg_offset;    /* their offset in the local block */
 	uint64_t static_local_size;
 	uint64_t local_mem_size;       /* whole block, static + arguments */
-	/* stack one work-group call needs (a lower bound if not known) */
+	/* caller's stack one work-group call needs (a lower bound if not
+	 * known), without fiber stacks */
 	uint64_t stack_size;
 
 	uint32_t n_buffers;

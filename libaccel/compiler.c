@@ -329,6 +329,8 @@ static int program_from_result(struct accel_device *dev,
 			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_DENORMS_ZERO;
 		if (f & ACCELC_KERNEL_STACK_UNKNOWN)
 			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_STACK_UNKNOWN;
+		if (f & ACCELC_KERNEL_FIBERS)
+			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_FIBERS;
 		prog->kernels[i].private_per_item =
 			c->get_kernel(res, i)->private_per_item;
 	}

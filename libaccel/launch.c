@@ -331,7 +331,7 @@ static bool streaming_allowed(const struct accel_kernel_def *def,
 }
 
 /*
- * The stack one work-group call needs: the kernel's own, and more per
+ * The stack one work-group needs: the kernel's own, and more per
  * work-item. Above the device's limit (or 64 bits) the launch is refused
  * here, with a log line, not at run time.
  */
@@ -357,7 +357,9 @@ static int check_stack(struct accel_device *dev,
 			 (unsigned long long)items, (unsigned long long)max);
 		return -E2BIG;
 	}
-	l->stack_size = need;
+	/* fibers have stacks of their own: not the caller's */
+	l->stack_size = def->flags & ACCEL_KERNEL_DEF_FIBERS ?
+				def->private_size : need;
 	return 0;
 }
 

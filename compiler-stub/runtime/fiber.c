@@ -18,12 +18,9 @@
 
 #include <libaccel/accel-wg.h>
 
-#define HIDDEN __attribute__((visibility("hidden")))
+#include "fiber-stack.h"
 
-#define GUARD 4096u
-/* the smallest stack, and room for this file's own frames on each */
-#define FIBER_STACK_MIN (128u * 1024u)
-#define FIBER_STACK_SLACK 4096u
+#define HIDDEN __attribute__((visibility("hidden")))
 
 /*
  * The stack the largest work-item function of the program needs, as the
@@ -31,17 +28,8 @@
  */
 extern const uint64_t __accelc_fiber_stack HIDDEN;
 
-/* Bytes of each fiber's stack, a multiple of GUARD (the page size). */
-static uint64_t fiber_stack(void)
-{
-	uint64_t s = __accelc_fiber_stack;
-
-	if (s > UINT64_MAX / 2)
-		return UINT64_MAX / 2;
-	s = (s + FIBER_STACK_SLACK + GUARD - 1) / GUARD * GUARD;
-	return s < FIBER_STACK_MIN ? FIBER_STACK_MIN : s;
-}
-#define FIBER_STACK fiber_stack()
+#define GUARD FIBER_GUARD
+#define FIBER_STACK accelc_fiber_stack_bytes(__accelc_fiber_stack)
 
 typedef void (*item_fn)(void **args, const struct accel_wg_ctx *ctx,
 			uint64_t lx, uint64_t ly, uint64_t lz, void *fg);

@@ -35,8 +35,9 @@ extern "C" {
  * Version of struct accel_wg_ctx; bumped when fields are added.
  * 2: printf_buffer.
  * 3: local_mem_size.
+ * 4: fail.
  */
-#define ACCEL_WG_ABI_VERSION 3u
+#define ACCEL_WG_ABI_VERSION 4u
 
 /** Barrier flags, OpenCL's CLK_LOCAL_MEM_FENCE/CLK_GLOBAL_MEM_FENCE. */
 #define ACCEL_WG_BARRIER_LOCAL (1u << 0)
@@ -88,6 +89,15 @@ struct accel_wg_ctx {
 	 * local pointers by it). Since version 3.
 	 */
 	uint64_t local_mem_size;
+	/**
+	 * Fail the launch from inside it: the function cannot run this
+	 * work-group (no memory for what it needs beside its stack, such as
+	 * the stacks of work-items run as fibers). It calls this with a
+	 * negative errno and returns; the runtime finishes the launch's other
+	 * work-groups and completes the command with the error. Since
+	 * version 4.
+	 */
+	void (*fail)(const struct accel_wg_ctx *ctx, int error);
 };
 
 /** A work-group function. */

@@ -89,6 +89,14 @@ static int launch_prepare(const struct accel_launch *l, struct cpu_scratch *s)
 	return 0;
 }
 
+/* accel_wg_ctx.fail: the launch fails once its work-groups have run. */
+static void wg_fail(const struct accel_wg_ctx *ctx, int error)
+{
+	struct cpu_scratch *s = ctx->runtime;
+
+	cpu_job_fail(s->job, error < 0 ? error : -EIO);
+}
+
 /* Run work-groups [b, e) (linear ids, x fastest). */
 static void launch_run(const struct accel_launch *l, accel_wg_fn fn,
 		       void *printf_buf, struct cpu_scratch *s, uint64_t b,
@@ -113,6 +121,7 @@ static void launch_run(const struct accel_launch *l, accel_wg_fn fn,
 	wg.runtime = s;
 	wg.printf_buffer = printf_buf;
 	wg.local_mem_size = l->local_mem_size;
+	wg.fail = wg_fail;
 
 	g[0] = b % l->num_groups[0];
 	g[1] = b / l->num_groups[0] % l->num_groups[1];
@@ -205,6 +214,7 @@ static int exec_begin(struct cpu_job *job, struct cpu_scratch *s)
 	if (!atomic_load_explicit(&ej->started, memory_order_relaxed) &&
 	    !atomic_exchange_explicit(&ej->started, true, memory_order_relaxed))
 		accel_cmd_started(ej->cmd);
+	s->job = job;
 	if (ej->cmd->type == ACCEL_CMD_LAUNCH)
 		return launch_prepare(&ej->cmd->u.launch, s);
 	return 0;

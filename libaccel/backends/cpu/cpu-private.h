@@ -37,11 +37,14 @@ struct accelc_printf_buffer;
 /* Streaming threshold when the cache size is unknown. */
 #define CPU_STREAMING_MIN_DEFAULT (64ull << 20)
 
+struct cpu_job;
+
 /*
  * Per-worker scratch, owned by one worker thread and filled by the job
  * ops (cpu-exec.c); the pool frees it when the worker exits.
  */
 struct cpu_scratch {
+	struct cpu_job *job;  /* what the worker runs (accel_wg_ctx.fail) */
 	void *local_mem;      /* 128-aligned work-group local memory */
 	uint64_t local_size;
 	void **args;          /* this worker's copy of a launch's args */
@@ -57,7 +60,6 @@ static inline void cpu_scratch_fini(struct cpu_scratch *s)
 	free(s->local_ptrs);
 }
 
-struct cpu_job;
 
 struct cpu_job_ops {
 	/*
