@@ -25,6 +25,7 @@
 #include "icd.h"
 #include "fuzz-fds.h"
 #include "fuzz-input.h"
+#include "fuzz-launch.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -1000,11 +1001,10 @@ static void op_ndrange(struct run *r)
 	uint8_t sel = fz_u8(&r->in);
 	cl_uint dim = (sel & 0x80) ? fz_u32(&r->in) : 1 + sel % 4;
 	size_t off[3], gs[3], ls[3];
-	u128 items = 1, group = 1;
-	bool overflow = false;
+	bool overflow;
 	cl_event list[4], tmp, *out;
 	const cl_event *wait;
-	cl_uint n, i;
+	cl_uint n;
 	cl_int err;
 
 	pick3(&r->in, off);
@@ -1014,34 +1014,26 @@ static void op_ndrange(struct run *r)
 	out = pick_event_out(r, &tmp);
 	if (k->k && k->type < 0)
 		return; /* a built-in kernel: its buffers' needs are unknown */
-	for (i = 0; i < 3 && i < dim; i++) {
-		if (off[i] + gs[i] < off[i])
-			overflow = true;
-		items *= gs[i];
-		group *= ls[i];
-	}
 	/*
 	 * A launch that may be valid really runs: keep it tiny. One whose
-	 * offset + size overflows, or whose group is larger than any
-	 * device's, must fail; those keep their huge values.
+	 * passed offset + size overflows, or whose group is larger than
+	 * any device's, must fail; those keep their huge values. (A huge
+	 * one left running on a released queue would hold the device's
+	 * workers for good: every later input's finish hung behind it.)
 	 */
-	if (!overflow && items > 512 && dim >= 1 && dim <= 3)
-		for (i = 0; i < dim; i++)
-			gs[i] = gs[i] % 8 + 1;
-	if (!overflow && (sel & 0x20) && group <= g.max_wg)
-		for (i = 0; i < 3; i++)
-			ls[i] = ls[i] % 8 + 1;
+	overflow = fz_launch_shape(sel, dim, off, gs, ls, g.max_wg);
 	if (sel & 0x40) {
 		if (sel & 0x10)
 			settle(r);
 		err = clEnqueueTask(q, k->k, n, wait, out);
 	} else {
-		err = clEnqueueNDRangeKernel(q, k->k, dim,
-					     (sel & 0x10) ? NULL : off,
-					     (sel & 0x08) ? NULL : gs,
-					     (sel & 0x04) ? NULL : ls, n, wait,
-					     out);
-		if (err == CL_SUCCESS && overflow && !(sel & 0x18))
+		err = clEnqueueNDRangeKernel(
+			q, k->k, dim, (sel & FZ_LAUNCH_NO_OFFSET) ? NULL : off,
+			(sel & FZ_LAUNCH_NO_GLOBAL) ? NULL : gs,
+			(sel & FZ_LAUNCH_NO_LOCAL) ? NULL : ls, n, wait, out);
+		/* with no global size, nothing overflows: an empty launch */
+		if (err == CL_SUCCESS && overflow &&
+		    !(sel & FZ_LAUNCH_NO_GLOBAL))
 			abort();
 	}
 	take_event(r, out, err, tmp);
