@@ -240,6 +240,10 @@ uint64_t accel_now_ns(void);
 
 /* ---- program and kernel (program.c, kernel.c) ---- */
 
+/* The flags a kernel description may carry (the rest are internal). */
+#define ACCEL_KERNEL_PUBLIC_FLAGS                                              \
+	(ACCEL_KERNEL_HAS_BARRIERS | ACCEL_KERNEL_GROUP_INVARIANT)
+
 /*
  * Internal kernel flag (struct accel_kernel_def.flags, never in a public
  * description): a compiled kernel built with -cl-denorms-are-zero, run

@@ -157,7 +157,7 @@ ACCEL_EXPORT int accel_kernel_get_wg_info(struct accel_kernel *kernel,
 		memcpy(reqd_work_group_size, kernel->def->reqd_wg_size,
 		       sizeof(kernel->def->reqd_wg_size));
 	if (flags)
-		*flags = kernel->def->flags;
+		*flags = kernel->def->flags & ACCEL_KERNEL_PUBLIC_FLAGS;
 	return 0;
 }
 

@@ -88,8 +88,7 @@ static int copy_kernel(struct accel_device *dev,
 
 	if (in->struct_size < KERNEL_DESC_MIN_SIZE || !in->name || !*in->name ||
 	    !in->fn ||
-	    (in->flags &
-	     ~(ACCEL_KERNEL_HAS_BARRIERS | ACCEL_KERNEL_GROUP_INVARIANT)) ||
+	    (in->flags & ~ACCEL_KERNEL_PUBLIC_FLAGS) ||
 	    in->reserved || (in->n_args && !in->args))
 		return -EINVAL;
 	/*
