@@ -186,7 +186,8 @@ int accel_fence_do_signal(struct accel_fence *fence, int status)
 
 ACCEL_EXPORT int accel_fence_signal(struct accel_fence *fence, int status)
 {
-	if (!fence || status > 0 || !fence->user)
+	/* Linux errnos are below 4096 (MAX_ERRNO) */
+	if (!fence || status > 0 || status < -4095 || !fence->user)
 		return -EINVAL;
 	return accel_fence_do_signal(fence, status);
 }

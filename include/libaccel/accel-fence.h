@@ -58,9 +58,9 @@ int accel_fence_new_user(struct accel_context *ctx, struct accel_fence **ret);
 
 /**
  * Signal a user fence.
- * @param status 0 for success or a negative errno for failure
- * @return 0, -EINVAL (NULL @p fence, positive @p status, not a user
- *         fence), -EALREADY (already signalled)
+ * @param status 0 for success or a negative errno (-4095 to -1) for failure
+ * @return 0, -EINVAL (NULL @p fence, @p status neither 0 nor a negative
+ *         errno, not a user fence), -EALREADY (already signalled)
  */
 int accel_fence_signal(struct accel_fence *fence, int status);
 

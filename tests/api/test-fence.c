@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -53,6 +54,9 @@ static void test_signal(void **state)
 	assert_int_equal(accel_fence_signal(NULL, 0), -EINVAL);
 	assert_int_equal(accel_fence_signal(ok, 1), -EINVAL);
 	assert_int_equal(accel_fence_signal(ok, 1000), -EINVAL);
+	/* not an errno: callers would read it as one */
+	assert_int_equal(accel_fence_signal(ok, -4096), -EINVAL);
+	assert_int_equal(accel_fence_signal(ok, INT_MIN), -EINVAL);
 	/* A rejected signal leaves the fence pending. */
 	assert_int_equal(accel_fence_get_status(ok), 0);
 
