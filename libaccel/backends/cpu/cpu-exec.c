@@ -301,7 +301,8 @@ static int launch_piece_own_stack(struct cpu_exec_job *ej,
 				  uint64_t e)
 {
 	struct own_stack_call c = { .ej = ej, .s = s, .b = b, .e = e };
-	uint64_t size = ej->cmd->u.launch.stack_size + CPU_STACK_RESERVE;
+	uint64_t size = ej->cmd->u.launch.stack_size + CPU_STACK_RESERVE +
+			cpu_pool_get_stack_overhead(ej->pool);
 	pthread_attr_t attr;
 	pthread_t t;
 	sigset_t all, old;
@@ -344,7 +345,9 @@ static void exec_run(struct cpu_job *job, struct cpu_scratch *s, uint64_t b,
 				"for its work-groups: %s\n",
 				ej->cmd->u.launch.kernel->def->name,
 				(unsigned long long)(cmd->u.launch.stack_size +
-						     CPU_STACK_RESERVE),
+						     CPU_STACK_RESERVE +
+						     cpu_pool_get_stack_overhead(
+							     ej->pool)),
 				strerror(-r));
 			cpu_job_fail(job, r == -EAGAIN ? -ENOMEM : r);
 		}
@@ -639,8 +642,9 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 			cmd->u.launch.streaming_fn &&
 			cmd->u.launch.buffer_bytes >= cpu_streaming_min(queue->dev);
 	ej->own_stack = cmd->type == ACCEL_CMD_LAUNCH &&
-			cmd->u.launch.stack_size >
-				CPU_WORKER_STACK - CPU_STACK_RESERVE;
+			cmd->u.launch.stack_size + CPU_STACK_RESERVE +
+					cpu_pool_get_stack_overhead(pool) >
+				CPU_WORKER_STACK;
 	ej->job.ops = &exec_ops;
 	ej->job.n_items = n_items;
 	ej->job.chunk = chunk;

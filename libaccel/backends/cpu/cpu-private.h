@@ -27,9 +27,10 @@ struct accelc_printf_buffer;
 /*
  * Stack of each worker thread, set rather than inherited from
  * RLIMIT_STACK so that what fits is known. A launch needing more than
- * fits beside CPU_STACK_RESERVE (the runtime's own frames) runs its
- * work-groups on a thread with a stack of their size (cpu-exec.c), up to
- * the device's ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE.
+ * fits beside CPU_STACK_RESERVE (the runtime's own frames) and the
+ * thread's TLS (cpu_pool_get_stack_overhead()) runs its work-groups on a
+ * thread with a stack of their size (cpu-exec.c), up to the device's
+ * ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE.
  */
 #define CPU_WORKER_STACK (8ull << 20)
 #define CPU_STACK_RESERVE (128ull << 10)
@@ -124,6 +125,12 @@ void cpu_pool_destroy(struct cpu_pool *pool);
 void cpu_pool_submit(struct cpu_pool *pool, struct cpu_job *job);
 
 unsigned cpu_pool_get_n_threads(const struct cpu_pool *pool);
+/*
+ * Bytes of a thread's stack that are not its own: the static TLS block
+ * and thread descriptor glibc keeps at its top. A thread made with a
+ * stack of N bytes has N minus this for its frames.
+ */
+uint64_t cpu_pool_get_stack_overhead(const struct cpu_pool *pool);
 
 /* ---- device (cpu-device.c) ---- */
 
