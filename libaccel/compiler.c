@@ -222,9 +222,10 @@ static int describe_kernels(struct accel_compiler *c,
 		}
 		descs[i].struct_size = sizeof(descs[i]);
 		/*
-		 * Compiled kernels run barriers on fibers inside the generated
-		 * code itself, so they need nothing from the runtime's
-		 * barrier hook: ACCEL_KERNEL_HAS_BARRIERS is not set.
+		 * Compiled kernels handle barriers inside the generated code
+		 * (work-item loops over barrier-free regions, fibers as the
+		 * fallback), so they need nothing from the runtime's barrier
+		 * hook: ACCEL_KERNEL_HAS_BARRIERS is not set.
 		 */
 		descs[i].flags = k->flags & ACCELC_KERNEL_GROUP_INVARIANT ?
 					 ACCEL_KERNEL_GROUP_INVARIANT :
