@@ -599,9 +599,13 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 		return 0;
 	case ACCEL_CMD_LAUNCH:
 		if (cmd->u.launch.kernel_flags & ACCEL_KERNEL_HAS_BARRIERS) {
-			/* Needs fibers, which this device does not have yet. */
-			log_dbg(queue->dev->ctx,
-				"kernels with barriers are not supported yet\n");
+			/*
+			 * Native kernels needing the runtime's barrier hook
+			 * are refused at program creation (program.c); this
+			 * device has no such hook, compiled kernels need none.
+			 */
+			log_dbg(queue->dev->ctx, "no barrier hook for native "
+				"kernels on this device\n");
 			return -EOPNOTSUPP;
 		}
 		n_items = cmd->u.launch.total_groups;
