@@ -204,39 +204,6 @@ static uint64_t global_bytes(LLVMModuleRef mod, LLVMTargetDataRef td)
 	return n;
 }
 
-/* Where run_llvm() puts the object defining the fiber stack size. */
-static char *fiber_obj_path(const struct job *j)
-{
-	char *p;
-
-	return asprintf(&p, "%s.fiber.o", j->obj) < 0 ? NULL : p;
-}
-
-/*
- * After code generation: each kernel's stack need and, for a program
- * with fibers, an object defining how large their stacks are.
- */
-static int stack_sizes(struct job *j, struct lower_state *st,
-		       struct accelc_stack *ss, LLVMTargetMachineRef tm)
-{
-	/* the fiber runtime (runtime/fiber.c) refers to it */
-	LLVMValueRef used = LLVMGetNamedGlobal(st->mod, ACCELC_FIBER_STACK);
-	uint64_t fiber = 0;
-	char *path;
-	int r;
-
-	r = accelc_stack_finish(st, ss, &fiber);
-	if (r || !used)
-		return r;
-	path = fiber_obj_path(j);
-	if (!path)
-		return -ENOMEM;
-	r = accelc_emit_fiber_stack(st->ctx, tm, fiber, path, j->log);
-	free(path);
-	j->fiber_obj = r == 0;
-	return r;
-}
-
 static int run_llvm(struct job *j)
 {
 	struct lower_state st = { .log = j->log };
@@ -323,7 +290,7 @@ static int run_llvm(struct job *j)
 			      LLVMGetBufferSize(out));
 	if (r)
 		goto out;
-	r = stack_sizes(j, &st, &ss, tm);
+	r = job_stack_sizes(j, &st, &ss, tm);
 	if (r)
 		goto out;
 	j->kernels = st.kernels;
@@ -396,7 +363,7 @@ int job_codegen_here(struct job *j)
 	char *fiber = NULL;
 	int r = run_llvm(j);
 
-	if (r == 0 && j->fiber_obj && !(fiber = fiber_obj_path(j)))
+	if (r == 0 && j->fiber_obj && !(fiber = job_fiber_obj_path(j)))
 		r = -ENOMEM;
 	if (r == 0)
 		r = accelc_link_so(j->clang, j->obj, fiber, j->so,

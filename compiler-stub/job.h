@@ -47,6 +47,17 @@ int job_codegen(struct job *j);
 /* The same in this process: what the helper runs. */
 int job_codegen_here(struct job *j);
 
+/*
+ * stack-size.c, after code generation: each kernel's stack need and, for
+ * a program with fibers, the object defining how large their stacks are
+ * (at job_fiber_obj_path(), NULL without memory; j->fiber_obj set).
+ */
+struct accelc_stack;
+struct lower_state;
+int job_stack_sizes(struct job *j, struct lower_state *st,
+		    struct accelc_stack *ss, LLVMTargetMachineRef tm);
+char *job_fiber_obj_path(const struct job *j);
+
 /* What accelc-codegen leaves in the private directory. */
 #define ACCELC_CODEGEN_OPTIONS "options"
 #define ACCELC_CODEGEN_CONTAINER "program.bin"

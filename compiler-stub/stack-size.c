@@ -580,12 +580,12 @@ int accelc_stack_finish(struct lower_state *st, struct accelc_stack *s,
 		/* 16-byte stack alignment: sizes in whole slots */
 		info->private_size = round_up(kn.bytes + RED_ZONE, 16);
 		/* each work-item's own stack, when they run as fibers */
-		if (st->kernels[k].fibers)
+		if (st->kernels[k].fibers) {
 			info->flags |= ACCELC_KERNEL_FIBERS;
-		if (st->kernels[k].fibers)
 			info->private_per_item +=
 				accelc_fiber_stack_bytes(ch.indirect.bytes) +
 				FIBER_GUARD;
+		}
 		if (kn.unbounded || !s->measure)
 			info->flags |= ACCELC_KERNEL_STACK_UNKNOWN;
 	}
@@ -626,5 +626,39 @@ int accelc_emit_fiber_stack(LLVMContextRef c, LLVMTargetMachineRef tm,
 	if (out)
 		LLVMDisposeMemoryBuffer(out);
 	LLVMDisposeModule(mod);
+	return r;
+}
+
+/* ---- the build's side: sizes into the kernels, the fiber object ---- */
+
+char *job_fiber_obj_path(const struct job *j)
+{
+	char *p;
+
+	return asprintf(&p, "%s.fiber.o", j->obj) < 0 ? NULL : p;
+}
+
+/*
+ * After code generation: each kernel's stack need and, for a program
+ * with fibers, an object defining how large their stacks are.
+ */
+int job_stack_sizes(struct job *j, struct lower_state *st,
+		    struct accelc_stack *ss, LLVMTargetMachineRef tm)
+{
+	/* the fiber runtime (runtime/fiber.c) refers to it */
+	LLVMValueRef used = LLVMGetNamedGlobal(st->mod, ACCELC_FIBER_STACK);
+	uint64_t fiber = 0;
+	char *path;
+	int r;
+
+	r = accelc_stack_finish(st, ss, &fiber);
+	if (r || !used)
+		return r;
+	path = job_fiber_obj_path(j);
+	if (!path)
+		return -ENOMEM;
+	r = accelc_emit_fiber_stack(st->ctx, tm, fiber, path, j->log);
+	free(path);
+	j->fiber_obj = r == 0;
 	return r;
 }

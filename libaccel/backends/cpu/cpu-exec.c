@@ -277,6 +277,17 @@ static void launch_piece_fp(struct cpu_exec_job *ej, struct cpu_scratch *s,
 	}
 }
 
+/*
+ * The stack a thread needs to run @l's work-groups: theirs, the runtime's
+ * frames, and what glibc keeps at the top of every thread's stack.
+ */
+static uint64_t launch_thread_stack(const struct accel_launch *l,
+				    const struct cpu_pool *pool)
+{
+	return l->stack_size + CPU_STACK_RESERVE +
+	       cpu_pool_get_stack_overhead(pool);
+}
+
 struct own_stack_call {
 	struct cpu_exec_job *ej;
 	struct cpu_scratch *s;
@@ -301,8 +312,7 @@ static int launch_piece_own_stack(struct cpu_exec_job *ej,
 				  uint64_t e)
 {
 	struct own_stack_call c = { .ej = ej, .s = s, .b = b, .e = e };
-	uint64_t size = ej->cmd->u.launch.stack_size + CPU_STACK_RESERVE +
-			cpu_pool_get_stack_overhead(ej->pool);
+	uint64_t size = launch_thread_stack(&ej->cmd->u.launch, ej->pool);
 	pthread_attr_t attr;
 	pthread_t t;
 	sigset_t all, old;
@@ -344,10 +354,8 @@ static void exec_run(struct cpu_job *job, struct cpu_scratch *s, uint64_t b,
 				"kernel %s: no thread with a %llu-byte stack "
 				"for its work-groups: %s\n",
 				ej->cmd->u.launch.kernel->def->name,
-				(unsigned long long)(cmd->u.launch.stack_size +
-						     CPU_STACK_RESERVE +
-						     cpu_pool_get_stack_overhead(
-							     ej->pool)),
+				(unsigned long long)launch_thread_stack(
+					&cmd->u.launch, ej->pool),
 				strerror(-r));
 			cpu_job_fail(job, r == -EAGAIN ? -ENOMEM : r);
 		}
@@ -646,8 +654,7 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 			cmd->u.launch.streaming_fn &&
 			cmd->u.launch.buffer_bytes >= cpu_streaming_min(queue->dev);
 	ej->own_stack = cmd->type == ACCEL_CMD_LAUNCH &&
-			cmd->u.launch.stack_size + CPU_STACK_RESERVE +
-					cpu_pool_get_stack_overhead(pool) >
+			launch_thread_stack(&cmd->u.launch, pool) >
 				CPU_WORKER_STACK;
 	ej->job.ops = &exec_ops;
 	ej->job.n_items = n_items;
