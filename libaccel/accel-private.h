@@ -245,28 +245,16 @@ uint64_t accel_now_ns(void);
 	(ACCEL_KERNEL_HAS_BARRIERS | ACCEL_KERNEL_GROUP_INVARIANT)
 
 /*
- * Internal kernel flag (struct accel_kernel_def.flags, never in a public
- * description): a compiled kernel built with -cl-denorms-are-zero, run
- * with denormals flushed (ACCELC_KERNEL_DENORMS_ZERO).
- */
-#define ACCEL_KERNEL_DEF_DENORMS_ZERO (1u << 30)
-/*
  * Internal kernel flag: the kernel's stack need is not known (a native
- * kernel that gave no private_size, ACCELC_KERNEL_STACK_UNKNOWN):
- * private_size is a lower bound.
+ * kernel that gave no private_size, a built-in, a compiled kernel whose
+ * compiler could not tell): private_size is a lower bound.
  */
 #define ACCEL_KERNEL_DEF_STACK_UNKNOWN (1u << 29)
-/*
- * Internal kernel flag: its work-items run as fibers on stacks of their
- * own (ACCELC_KERNEL_FIBERS): private_per_item is not on the caller's.
- */
-#define ACCEL_KERNEL_DEF_FIBERS (1u << 28)
 
 struct accel_kernel_def {
 	char *name;
-	accel_wg_fn fn;
-	accel_wg_fn streaming_fn;           /* NULL if none (accel-wg.h) */
-	accel_wg_fn ids32_fn;               /* NULL if none (accel-wg.h) */
+	/* the backend's (accel_kernel_info.handle) */
+	void *handle;
 	uint32_t flags;
 	uint32_t n_args;
 	struct accel_kernel_arg_desc *args; /* strings owned */
@@ -284,7 +272,9 @@ struct accel_program {
 	struct accel_device *dev; /* reference */
 	uint32_t n_kernels;
 	struct accel_kernel_def *kernels;
-	void *dl_handle;          /* compiled programs: their shared object */
+	/* the backend's, released by its program_fini() */
+	void *backend_data;
+	bool static_handles;      /* built-ins: no kernel_free() */
 	/* compiled programs: their binary container (accel_program_get_binary) */
 	void *binary;
 	size_t binary_size;
@@ -294,32 +284,35 @@ struct accel_program {
 	uint64_t global_size;
 };
 
-/* Validate and deep-copy kernel descriptions into a new program. */
-int accel_program_create(struct accel_device *dev,
-			 const struct accel_native_kernel_desc *descs,
-			 uint32_t n, struct accel_program **ret);
+/*
+ * The CPU device's kernel handle (accel_kernel_def.handle): the code of a
+ * compiled, native or built-in kernel. Here while the compiler (compiler.c)
+ * is in the core.
+ */
+struct cpu_kernel {
+	accel_wg_fn fn;
+	accel_wg_fn streaming_fn;           /* NULL if none (accel-wg.h) */
+	accel_wg_fn ids32_fn;               /* NULL if none (accel-wg.h) */
+	uint32_t flags;                     /* CPU_KERNEL_* */
+};
+
+/* A compiled kernel built with -cl-denorms-are-zero (flushes denormals). */
+#define CPU_KERNEL_DENORMS_ZERO (1u << 0)
+/* Its work-items run as fibers: private_per_item is not on the caller's stack. */
+#define CPU_KERNEL_FIBERS (1u << 1)
+/* It calls printf. */
+#define CPU_KERNEL_PRINTF (1u << 2)
 
 /* compiler.c */
 struct accel_compiler;
+struct accel_build_request;
 bool accel_compiler_available(void);
 void accel_compiler_destroy(struct accel_compiler *c);
-/* Build OpenCL C; *ret_log (may be NULL) as for accel_program_new_source. */
-int accel_compile_program(struct accel_device *dev, const char *source,
-			  size_t length, const char *options, char **ret_log,
-			  struct accel_program **ret);
-/* Compile to an object (accel_program_compile). */
-int accel_compiler_compile_object(struct accel_device *dev,
-				  const char *source, size_t length,
-				  const char *options, uint32_t n_headers,
-				  const char *const *header_names,
-				  const char *const *header_sources,
-				  char **ret_log, struct accel_program **ret);
-/* Link objects and libraries (accel_program_link). */
-int accel_compiler_link(struct accel_device *dev, uint32_t n,
-			struct accel_program *const *inputs,
-			const char *options, uint32_t flags, char **ret_log,
-			struct accel_program **ret);
-/* Load a program binary container (accel_program_new_binary). */
+/* Build, compile or link OpenCL C (the CPU device's program_build). */
+int accel_compiler_build(struct accel_device *dev,
+			 const struct accel_build_request *req,
+			 char **ret_log, struct accel_program **ret);
+/* Load a program binary container (the CPU device's program_load_binary). */
 int accel_compiler_load_binary(struct accel_device *dev, const void *data,
 			       size_t size, struct accel_program **ret);
 
@@ -393,12 +386,13 @@ struct accel_cmd_dep {
 
 /* A kernel launch, as handed to a backend. */
 struct accel_launch {
+	/* set by the CPU device's launch_prepare (cpu-launch.c): */
 	accel_wg_fn fn;
 	/* fn's streaming variant, set when this launch meets its contract */
 	accel_wg_fn streaming_fn;
 	/* bytes of the buffers bound to the arguments */
 	uint64_t buffer_bytes;
-	uint32_t kernel_flags;
+	uint32_t kernel_flags;    /* CPU_KERNEL_* */
 	uint32_t work_dim;
 	uint64_t global_offset[3];
 	uint64_t global_size[3];

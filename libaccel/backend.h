@@ -17,6 +17,74 @@
 #include "accel-private.h"
 #include "platform/platform.h"
 
+/* One kernel as a backend describes it to the core (which copies it). */
+struct accel_kernel_info {
+	const char *name;
+	uint32_t flags;                     /* ACCEL_KERNEL_PUBLIC_FLAGS */
+	uint32_t n_args;
+	const struct accel_kernel_arg_desc *args;
+	uint64_t static_local_size;
+	uint64_t reqd_wg_size[3];           /* 0: none */
+	uint64_t wg_size_hint[3];
+	const char *vec_type_hint;          /* NULL: none */
+	uint64_t private_size;              /* stack of one work-group call */
+	uint64_t private_per_item;          /* and more per work-item */
+	bool private_size_known;            /* else private_size is a bound */
+	/*
+	 * The backend's own handle of the kernel: the core keeps it in
+	 * accel_kernel_def.handle and gives it back in kernel_free().
+	 */
+	void *handle;
+};
+
+/* What a new program holds. */
+struct accel_program_desc {
+	uint32_t kind;                      /* enum accel_program_kind */
+	uint32_t n_kernels;
+	const struct accel_kernel_info *kernels;
+	/* accel_program_get_binary() (copied), or NULL */
+	const void *binary;
+	size_t binary_size;
+	uint64_t global_size;               /* program-scope __global bytes */
+	/* The handles are static (built-ins): no kernel_free(). */
+	bool static_handles;
+	void *backend_data;                 /* released by program_fini() */
+};
+
+/*
+ * Check the kernel descriptions (as for native kernels: names, arguments,
+ * the device's limits) and make a program of them. On failure the kernel
+ * handles are released through kernel_free() (unless static);
+ * backend_data stays the caller's.
+ */
+int accel_program_create(struct accel_device *dev,
+			 const struct accel_program_desc *desc,
+			 struct accel_program **ret);
+
+enum accel_build_kind {
+	ACCEL_BUILD_SOURCE = 1, /* accel_program_new_source() */
+	ACCEL_BUILD_OBJECT,     /* accel_program_compile() */
+	ACCEL_BUILD_LINK,       /* accel_program_link() */
+};
+
+/* One build request, checked by the core (program.c). */
+struct accel_build_request {
+	enum accel_build_kind kind;
+	const char *options;                /* may be NULL */
+	const char *source;                 /* SOURCE, OBJECT */
+	size_t length;                      /* bytes of source (not 0) */
+	uint32_t n_headers;                 /* OBJECT */
+	const char *const *header_names;
+	const char *const *header_sources;
+	/*
+	 * LINK: programs of this device, objects or libraries, each with a
+	 * binary (accel_program.binary).
+	 */
+	uint32_t n_inputs;
+	struct accel_program *const *inputs;
+	uint32_t link_flags;                /* ACCEL_LINK_* */
+};
+
 struct accel_backend_ops {
 	/* Short name, e.g. "cpu"; shown as ACCEL_DEVICE_STRING_BACKEND. */
 	const char *name;
@@ -87,13 +155,59 @@ struct accel_backend_ops {
 	 */
 	int (*buffer_import_dmabuf)(struct accel_buffer *buf);
 
+	/* ---- programs and kernels (see accel_program_create()) ---- */
+
 	/*
-	 * Built-in kernels of a device: a static table that lives as long as
-	 * the backend. Optional.
+	 * Build from source, compile to an object or link (@req, checked by
+	 * the core). Devices with ACCEL_DEVICE_CAP_COMPILER. *@ret_log (may
+	 * be NULL) as for accel_program_new_source(): the backend sets it,
+	 * build failures included. May block (runs a compiler). Optional.
+	 */
+	int (*program_build)(struct accel_device *dev,
+			     const struct accel_build_request *req,
+			     char **ret_log, struct accel_program **ret);
+	/*
+	 * Load what accel_program_get_binary() gave: -ENOEXEC for another
+	 * format, ABI or CPU, -EINVAL when malformed. Devices with
+	 * ACCEL_DEVICE_CAP_COMPILER. May block. Optional.
+	 */
+	int (*program_load_binary)(struct accel_device *dev, const void *data,
+				   size_t size, struct accel_program **ret);
+	/*
+	 * A handle for a caller's native kernel (the core checked @desc).
+	 * Devices with ACCEL_DEVICE_CAP_NATIVE_KERNELS. Optional.
+	 */
+	int (*kernel_from_native)(struct accel_device *dev,
+				  const struct accel_native_kernel_desc *desc,
+				  void **ret_handle);
+	/*
+	 * Built-in kernels: a static table that lives as long as the
+	 * backend; each .handle names its kernel to the backend (an id or a
+	 * static object, never freed). Optional.
 	 */
 	int (*get_built_in_kernels)(struct accel_device *dev,
-				    const struct accel_native_kernel_desc **ret,
+				    const struct accel_kernel_info **ret,
 				    uint32_t *n);
+	/*
+	 * Release a kernel handle of a built or loaded program, or of
+	 * kernel_from_native(); never called for built-ins. Called before
+	 * program_fini(). Optional.
+	 */
+	void (*kernel_free)(struct accel_device *dev, void *handle);
+	/*
+	 * Release prog->backend_data, after every kernel handle of the
+	 * program (no kernel, launch or command uses it any more).
+	 * Optional.
+	 */
+	void (*program_fini)(struct accel_program *prog);
+	/*
+	 * Launch policy, at submission, with no lock held, after the core
+	 * checked the range, the arguments and local memory and took its
+	 * snapshot (cmd->u.launch, kernel set): pick the code to run, check
+	 * what only the backend knows (e.g. the stack). A negative errno
+	 * refuses the launch synchronously. Optional (nothing to decide).
+	 */
+	int (*launch_prepare)(struct accel_queue *queue, struct accel_cmd *cmd);
 
 	/* Per-queue state (queue->backend_data). Optional. */
 	int (*queue_init)(struct accel_queue *queue);

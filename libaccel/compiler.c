@@ -15,7 +15,6 @@
 
 #include "backend.h"
 #include "accelc.h"
-#include "kernel-printf.h"
 
 #define COMPILER_MODULE "libaccel-0/accel-compiler.so"
 
@@ -191,26 +190,44 @@ static accel_wg_fn variant(void *handle, const char *wg_symbol,
 	return fn;
 }
 
-/* Kernel descriptions for program_create(), pointing into @res. */
+/* Free what describe_kernels() made for the first @n kernels. */
+static void free_infos(struct accel_kernel_info *infos, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		free((void *)infos[i].args);
+		free(infos[i].handle);
+	}
+	free(infos);
+}
+
+/*
+ * Kernel descriptions for accel_program_create(), pointing into @res,
+ * each with its code (struct cpu_kernel) as the handle.
+ */
 static int describe_kernels(struct accel_compiler *c,
 			    const struct accelc_result *res, void *handle,
-			    struct accel_native_kernel_desc **ret, uint32_t *n)
+			    struct accel_kernel_info **ret, uint32_t *n)
 {
-	struct accel_native_kernel_desc *descs;
+	struct accel_kernel_info *infos;
 	uint32_t i, j, count = c->get_kernel_count(res);
 
-	descs = calloc(count ? count : 1, sizeof(*descs));
-	if (!descs)
+	infos = calloc(count ? count : 1, sizeof(*infos));
+	if (!infos)
 		return -ENOMEM;
 	for (i = 0; i < count; i++) {
 		const struct accelc_kernel_info *k = c->get_kernel(res, i);
+		struct accel_kernel_info *info = &infos[i];
 		struct accel_kernel_arg_desc *args = NULL;
+		struct cpu_kernel *ck;
 
 		if (k->n_args) {
 			args = calloc(k->n_args, sizeof(*args));
 			if (!args)
 				goto fail;
 		}
+		info->args = args;
 		for (j = 0; j < k->n_args; j++) {
 			args[j].struct_size = sizeof(args[j]);
 			args[j].kind = k->args[j].kind;
@@ -220,43 +237,50 @@ static int describe_kernels(struct accel_compiler *c,
 			args[j].name = k->args[j].name;
 			args[j].type_name = k->args[j].type_name;
 		}
-		descs[i].struct_size = sizeof(descs[i]);
+		ck = calloc(1, sizeof(*ck));
+		if (!ck)
+			goto fail;
+		info->handle = ck;
+		*(void **)&ck->fn = dlsym(handle, k->wg_symbol);
+		if (!ck->fn)
+			goto fail;
+		ck->streaming_fn = variant(handle, k->wg_symbol,
+					   ACCEL_WG_STREAMING_SUFFIX);
+		ck->ids32_fn = variant(handle, k->wg_symbol,
+				       ACCEL_WG_IDS32_SUFFIX);
+		if (k->flags & ACCELC_KERNEL_USES_PRINTF)
+			ck->flags |= CPU_KERNEL_PRINTF;
+		if (k->flags & ACCELC_KERNEL_DENORMS_ZERO)
+			ck->flags |= CPU_KERNEL_DENORMS_ZERO;
+		if (k->flags & ACCELC_KERNEL_FIBERS)
+			ck->flags |= CPU_KERNEL_FIBERS;
 		/*
 		 * Compiled kernels handle barriers inside the generated code
 		 * (work-item loops over barrier-free regions, fibers as the
 		 * fallback), so they need nothing from the runtime's barrier
 		 * hook: ACCEL_KERNEL_HAS_BARRIERS is not set.
 		 */
-		descs[i].flags = k->flags & ACCELC_KERNEL_GROUP_INVARIANT ?
-					 ACCEL_KERNEL_GROUP_INVARIANT :
-					 0;
-		descs[i].name = k->name;
-		*(void **)&descs[i].fn = dlsym(handle, k->wg_symbol);
-		descs[i].streaming_fn = variant(handle, k->wg_symbol,
-						ACCEL_WG_STREAMING_SUFFIX);
-		descs[i].ids32_fn = variant(handle, k->wg_symbol,
-					    ACCEL_WG_IDS32_SUFFIX);
-		descs[i].n_args = k->n_args;
-		descs[i].args = args;
-		descs[i].static_local_size = k->static_local_size;
-		memcpy(descs[i].reqd_work_group_size, k->reqd_work_group_size,
-		       sizeof(descs[i].reqd_work_group_size));
-		memcpy(descs[i].work_group_size_hint, k->work_group_size_hint,
-		       sizeof(descs[i].work_group_size_hint));
-		descs[i].vec_type_hint = k->vec_type_hint;
-		descs[i].private_size = k->private_size;
-		if (!descs[i].fn) {
-			i++;
-			goto fail;
-		}
+		info->flags = k->flags & ACCELC_KERNEL_GROUP_INVARIANT ?
+				      ACCEL_KERNEL_GROUP_INVARIANT :
+				      0;
+		info->name = k->name;
+		info->n_args = k->n_args;
+		info->static_local_size = k->static_local_size;
+		memcpy(info->reqd_wg_size, k->reqd_work_group_size,
+		       sizeof(info->reqd_wg_size));
+		memcpy(info->wg_size_hint, k->work_group_size_hint,
+		       sizeof(info->wg_size_hint));
+		info->vec_type_hint = k->vec_type_hint;
+		info->private_size = k->private_size;
+		info->private_per_item = k->private_per_item;
+		info->private_size_known =
+			!(k->flags & ACCELC_KERNEL_STACK_UNKNOWN);
 	}
-	*ret = descs;
+	*ret = infos;
 	*n = count;
 	return 0;
 fail:
-	while (i--)
-		free((void *)descs[i].args);
-	free(descs);
+	free_infos(infos, i + 1);
 	return -EIO;
 }
 
@@ -270,76 +294,42 @@ static int program_from_result(struct accel_device *dev,
 			       const struct accelc_result *res,
 			       struct accel_program **ret)
 {
-	struct accel_native_kernel_desc *descs = NULL;
-	struct accel_program *prog;
-	const void *bin = NULL;
-	size_t bin_size = 0;
-	uint32_t n = 0, i;
-	void *handle, *copy;
+	struct accel_program_desc desc = { .kind = c->get_kind(res) };
+	struct accel_kernel_info *infos = NULL;
+	uint32_t i;
+	void *handle;
 	int r;
 
-	if (c->get_container(res, &bin, &bin_size) < 0)
+	if (c->get_container(res, &desc.binary, &desc.binary_size) < 0)
 		return -EIO;
-	copy = malloc(bin_size);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, bin, bin_size);
 	/* objects and libraries: bitcode to link, nothing to load */
-	if (c->get_kind(res) != ACCELC_KIND_EXECUTABLE) {
-		r = accel_program_create(dev, NULL, 0, &prog);
-		if (r < 0) {
-			free(copy);
-			return r;
-		}
-		prog->kind = c->get_kind(res);
-		prog->binary = copy;
-		prog->binary_size = bin_size;
-		*ret = prog;
-		return 0;
-	}
-	if (!c->get_path(res)) {
-		free(copy);
+	if (desc.kind != ACCELC_KIND_EXECUTABLE)
+		return accel_program_create(dev, &desc, ret);
+	if (!c->get_path(res))
 		return -EIO;
-	}
 	handle = dlopen(c->get_path(res), RTLD_NOW | RTLD_LOCAL);
 	if (!handle) {
 		log_err(dev->ctx, "cannot load compiled program: %s\n",
 			dlerror());
-		free(copy);
 		return -EIO;
 	}
-	r = describe_kernels(c, res, handle, &descs, &n);
-	if (r == 0)
-		r = accel_program_create(dev, descs, n, &prog);
-	for (i = 0; i < n; i++)
-		free((void *)descs[i].args);
-	free(descs);
+	r = describe_kernels(c, res, handle, &infos, &desc.n_kernels);
 	if (r < 0) {
 		dlclose(handle);
-		free(copy);
 		return r;
 	}
-	prog->dl_handle = handle;
-	/* internal flags: public kernel descriptions cannot carry them */
-	for (i = 0; i < prog->n_kernels; i++) {
-		uint32_t f = c->get_kernel(res, i)->flags;
-
-		if (f & ACCELC_KERNEL_USES_PRINTF)
-			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_PRINTF;
-		if (f & ACCELC_KERNEL_DENORMS_ZERO)
-			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_DENORMS_ZERO;
-		if (f & ACCELC_KERNEL_STACK_UNKNOWN)
-			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_STACK_UNKNOWN;
-		if (f & ACCELC_KERNEL_FIBERS)
-			prog->kernels[i].flags |= ACCEL_KERNEL_DEF_FIBERS;
-		prog->kernels[i].private_per_item =
-			c->get_kernel(res, i)->private_per_item;
-	}
-	prog->binary = copy;
-	prog->binary_size = bin_size;
-	prog->global_size = c->get_global_size(res);
-	*ret = prog;
-	return 0;
+	desc.kernels = infos;
+	desc.global_size = c->get_global_size(res);
+	desc.backend_data = handle;
+	/* on failure too the handles are the core's to free */
+	r = accel_program_create(dev, &desc, ret);
+	for (i = 0; i < desc.n_kernels; i++)
+		free((void *)infos[i].args);
+	free(infos);
+	/* after the kernels: their code is in it */
+	if (r < 0)
+		dlclose(handle);
+	return r;
 }
 
 static const char *const cache_status[] = { "off", "miss", "hit" };
@@ -398,96 +388,57 @@ static int build_done(struct accel_device *dev, struct accel_compiler *c,
 	return r;
 }
 
-/* One request to the compiler module: which entry point, with what. */
-struct build_req {
-	enum { REQ_SOURCE, REQ_OBJECT, REQ_LINK } what;
-	const char *options;
-	const char *source;
-	size_t length;
-	uint32_t n; /* headers or link inputs */
-	const char *const *names, *const *texts;
-	const void *const *data;
-	const size_t *sizes;
-	uint32_t flags;
-};
-
-static int build(struct accel_device *dev, const struct build_req *q,
-		 char **ret_log, struct accel_program **ret)
+int accel_compiler_build(struct accel_device *dev,
+			 const struct accel_build_request *req,
+			 char **ret_log, struct accel_program **ret)
 {
 	struct accelc_options opts = {
 		.struct_size = sizeof(opts),
-		.build_options = q->options,
+		.build_options = req->options,
 	};
 	struct accelc_result *res = NULL;
 	struct accel_compiler *c;
+	const void **data;
+	size_t *sizes;
+	uint32_t i, n = req->n_inputs;
 	int r;
 
 	r = context_compiler(dev->ctx, &c);
 	if (r < 0)
 		return r;
-	switch (q->what) {
-	case REQ_SOURCE:
-		r = c->compile(&opts, q->source, q->length, &res);
+	switch (req->kind) {
+	case ACCEL_BUILD_SOURCE:
+		r = c->compile(&opts, req->source, req->length, &res);
 		break;
-	case REQ_OBJECT:
-		r = c->compile_object(&opts, q->source, q->length, q->n,
-				      q->names, q->texts, &res);
+	case ACCEL_BUILD_OBJECT:
+		r = c->compile_object(&opts, req->source, req->length,
+				      req->n_headers, req->header_names,
+				      req->header_sources, &res);
+		break;
+	case ACCEL_BUILD_LINK:
+		data = calloc(n, sizeof(*data));
+		sizes = calloc(n, sizeof(*sizes));
+		if (!data || !sizes) {
+			free(data);
+			free(sizes);
+			return -ENOMEM;
+		}
+		for (i = 0; i < n; i++) {
+			data[i] = req->inputs[i]->binary;
+			sizes[i] = req->inputs[i]->binary_size;
+		}
+		r = c->link(&opts, n, data, sizes,
+			    req->link_flags & ACCEL_LINK_LIBRARY ?
+				    ACCELC_LINK_LIBRARY :
+				    0,
+			    &res);
+		free(data);
+		free(sizes);
 		break;
 	default:
-		r = c->link(&opts, q->n, q->data, q->sizes, q->flags, &res);
-		break;
+		return -EINVAL;
 	}
 	return build_done(dev, c, r, res, ret_log, ret);
-}
-
-int accel_compile_program(struct accel_device *dev, const char *source,
-			  size_t length, const char *options, char **ret_log,
-			  struct accel_program **ret)
-{
-	struct build_req q = { .what = REQ_SOURCE, .options = options,
-			       .source = source, .length = length };
-
-	return build(dev, &q, ret_log, ret);
-}
-
-int accel_compiler_compile_object(struct accel_device *dev,
-				  const char *source, size_t length,
-				  const char *options, uint32_t n_headers,
-				  const char *const *header_names,
-				  const char *const *header_sources,
-				  char **ret_log, struct accel_program **ret)
-{
-	struct build_req q = { .what = REQ_OBJECT, .options = options,
-			       .source = source, .length = length,
-			       .n = n_headers, .names = header_names,
-			       .texts = header_sources };
-
-	return build(dev, &q, ret_log, ret);
-}
-
-int accel_compiler_link(struct accel_device *dev, uint32_t n,
-			struct accel_program *const *inputs,
-			const char *options, uint32_t flags, char **ret_log,
-			struct accel_program **ret)
-{
-	struct build_req q = { .what = REQ_LINK, .options = options, .n = n };
-	const void **data = calloc(n, sizeof(*data));
-	size_t *sizes = calloc(n, sizeof(*sizes));
-	int r = -ENOMEM;
-
-	if (data && sizes) {
-		for (uint32_t i = 0; i < n; i++) {
-			data[i] = inputs[i]->binary;
-			sizes[i] = inputs[i]->binary_size;
-		}
-		q.data = data;
-		q.sizes = sizes;
-		q.flags = flags & ACCEL_LINK_LIBRARY ? ACCELC_LINK_LIBRARY : 0;
-		r = build(dev, &q, ret_log, ret);
-	}
-	free(data);
-	free(sizes);
-	return r;
 }
 
 int accel_compiler_load_binary(struct accel_device *dev, const void *data,

@@ -10,14 +10,8 @@
 #include "accelc-printf.h"
 
 /*
- * Internal kernel flag (struct accel_kernel_def.flags, never in a public
- * description): a compiled kernel that calls printf.
- */
-#define ACCEL_KERNEL_DEF_PRINTF (1u << 31)
-
-/*
  * The printf buffer for a launch: NULL in *@ret when the kernel does not
- * print. @return 0 or -ENOMEM.
+ * print (CPU_KERNEL_PRINTF in its kernel_flags). @return 0 or -ENOMEM.
  */
 int accel_printf_buffer_new(const struct accel_launch *l,
 			    struct accelc_printf_buffer **ret);

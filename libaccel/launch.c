@@ -291,78 +291,6 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 	return 0;
 }
 
-/* Every global id of @l is below ACCEL_WG_IDS32_LIMIT (accel-wg.h). */
-static bool ids_fit_32(const struct accel_launch *l)
-{
-	for (uint32_t d = 0; d < 3; d++)
-		if (l->global_offset[d] + l->global_size[d] >
-		    ACCEL_WG_IDS32_LIMIT)
-			return false;
-	return true;
-}
-
-/*
- * Whether @l meets the streaming variant's contract (accel-wg.h); sums
- * the bound buffers' sizes for the backend, which decides whether
- * streaming pays.
- */
-static bool streaming_allowed(const struct accel_kernel_def *def,
-			      struct accel_launch *l, bool ids32)
-{
-	uint32_t i;
-
-	l->buffer_bytes = 0;
-	if (!def->streaming_fn || !ids32 ||
-	    l->local_size[0] % ACCEL_WG_STREAMING_X_MULTIPLE ||
-	    l->global_offset[0] % ACCEL_WG_STREAMING_X_MULTIPLE)
-		return false;
-	for (i = 0; i < l->n_args; i++) {
-		void *addr;
-
-		if (def->args[i].kind != ACCEL_KERNEL_ARG_BUFFER)
-			continue;
-		memcpy(&addr, l->args[i], sizeof(addr));
-		if ((uintptr_t)addr % ACCEL_WG_STREAMING_ADDR_ALIGN)
-			return false;
-	}
-	for (i = 0; i < l->n_buffers; i++)
-		l->buffer_bytes += l->buffers[i]->size;
-	return true;
-}
-
-/*
- * The stack one work-group needs: the kernel's own, and more per
- * work-item. Above the device's limit (or 64 bits) the launch is refused
- * here, with a log line, not at run time.
- */
-static int check_stack(struct accel_device *dev,
-		       const struct accel_kernel_def *def,
-		       struct accel_launch *l)
-{
-	uint64_t max = dev->u64[ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE];
-	uint64_t items = l->local_size[0] * l->local_size[1] * l->local_size[2];
-	uint64_t need;
-
-	/* items is at most the device's work-group size: no overflow */
-	if (__builtin_mul_overflow(def->private_per_item, items, &need) ||
-	    __builtin_add_overflow(need, def->private_size, &need) ||
-	    (max && need > max)) {
-		log_info(dev->ctx,
-			 "kernel %s: a work-group of %llu work-items needs "
-			 "%llu + %llu x %llu bytes of stack, above the "
-			 "device's %llu\n",
-			 def->name, (unsigned long long)items,
-			 (unsigned long long)def->private_size,
-			 (unsigned long long)def->private_per_item,
-			 (unsigned long long)items, (unsigned long long)max);
-		return -E2BIG;
-	}
-	/* fibers have stacks of their own: not the caller's */
-	l->stack_size = def->flags & ACCEL_KERNEL_DEF_FIBERS ?
-				def->private_size : need;
-	return 0;
-}
-
 ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 				    struct accel_kernel *kernel,
 				    const struct accel_ndrange *range,
@@ -372,7 +300,6 @@ ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 {
 	struct accel_launch *l;
 	struct accel_cmd *cmd;
-	bool ids32;
 	int r;
 
 	r = accel_queue_check_wait(queue, n_wait, wait);
@@ -387,23 +314,17 @@ ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 	if (!cmd)
 		return -ENOMEM;
 	l = &cmd->u.launch;
+	l->kernel = accel_kernel_ref(kernel);
 	r = check_range(queue->dev, kernel->def, range, l);
 	if (r == 0 && (kernel->def->flags & ACCEL_KERNEL_GROUP_INVARIANT))
 		r = widen_groups(queue->dev, l);
 	if (r == 0)
-		r = check_stack(queue->dev, kernel->def, l);
-	if (r == 0)
 		r = snapshot_args(kernel, l);
+	if (r == 0 && queue->dev->ops->launch_prepare)
+		r = queue->dev->ops->launch_prepare(queue, cmd);
 	if (r < 0) {
 		accel_cmd_discard(cmd);
 		return r;
 	}
-	ids32 = ids_fit_32(l);
-	l->fn = ids32 && kernel->def->ids32_fn ? kernel->def->ids32_fn :
-						  kernel->def->fn;
-	l->streaming_fn = streaming_allowed(kernel->def, l, ids32) ?
-				  kernel->def->streaming_fn : NULL;
-	l->kernel_flags = kernel->def->flags;
-	l->kernel = accel_kernel_ref(kernel);
 	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);
 }

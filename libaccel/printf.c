@@ -24,7 +24,7 @@ int accel_printf_buffer_new(const struct accel_launch *l,
 	struct accelc_printf_buffer *b;
 
 	*ret = NULL;
-	if (!(l->kernel_flags & ACCEL_KERNEL_DEF_PRINTF))
+	if (!(l->kernel_flags & CPU_KERNEL_PRINTF))
 		return 0;
 	/* without room every printf returns -1, as the kernel can see */
 	b = calloc(1, sizeof(*b));
@@ -333,8 +333,9 @@ static const char *const *format_table(struct accel_program *prog,
 	const char *const *tab = NULL;
 
 	*n = 0;
-	if (prog->dl_handle)
-		tab = dlsym(prog->dl_handle, ACCELC_PRINTF_TABLE);
+	/* the CPU device's programs: their dlopen()ed object */
+	if (prog->backend_data)
+		tab = dlsym(prog->backend_data, ACCELC_PRINTF_TABLE);
 	while (tab && tab[*n] && *n < UINT32_MAX)
 		(*n)++;
 	return tab;

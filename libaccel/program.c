@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Programs: validated, deep-copied tables of work-group functions, from the
- * caller (native) or from the device (built-in kernels).
+ * Programs: validated, deep-copied kernel descriptions, each with its
+ * backend's handle; made by the backend (built from source, loaded from a
+ * binary, its built-in kernels) or from the caller's native functions.
  */
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,26 +77,18 @@ static int copy_arg(struct accel_device *dev,
 }
 
 static int copy_kernel(struct accel_device *dev,
-		       const struct accel_native_kernel_desc *in,
+		       const struct accel_kernel_info *in,
 		       struct accel_kernel_def *out)
 {
-	const uint64_t *reqd = in->reqd_work_group_size;
-	const char *hint = "";
+	const uint64_t *reqd = in->reqd_wg_size;
 	uint64_t arg_bytes = 0;
 	uint32_t i;
 	int r;
 
-	if (in->struct_size < KERNEL_DESC_MIN_SIZE || !in->name || !*in->name ||
-	    !in->fn ||
+	if (!in->name || !*in->name ||
 	    (in->flags & ~ACCEL_KERNEL_PUBLIC_FLAGS) ||
-	    in->reserved || (in->n_args && !in->args))
+	    (in->n_args && !in->args))
 		return -EINVAL;
-	/*
-	 * No device has a barrier hook for native functions: refuse here,
-	 * not at launch, where the failure would only reach the fence.
-	 */
-	if (in->flags & ACCEL_KERNEL_HAS_BARRIERS)
-		return -EOPNOTSUPP;
 	if (in->n_args > dev->u64[ACCEL_DEVICE_U64_MAX_KERNEL_ARGS] ||
 	    in->static_local_size > dev->u64[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE])
 		return -E2BIG;
@@ -111,36 +103,17 @@ static int copy_kernel(struct accel_device *dev,
 	}
 
 	memset(out, 0, sizeof(*out));
-	out->fn = in->fn;
+	out->handle = in->handle;
 	out->flags = in->flags;
 	out->static_local_size = in->static_local_size;
 	memcpy(out->reqd_wg_size, reqd, sizeof(out->reqd_wg_size));
-	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
-					work_group_size_hint) +
-				       sizeof(in->work_group_size_hint))
-		memcpy(out->wg_size_hint, in->work_group_size_hint,
-		       sizeof(out->wg_size_hint));
-	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
-					vec_type_hint) +
-				       sizeof(in->vec_type_hint) &&
-	    in->vec_type_hint)
-		hint = in->vec_type_hint;
-	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
-					streaming_fn) +
-				       sizeof(in->streaming_fn))
-		out->streaming_fn = in->streaming_fn;
-	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
-					ids32_fn) +
-				       sizeof(in->ids32_fn))
-		out->ids32_fn = in->ids32_fn;
-	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
-					private_size) +
-				       sizeof(in->private_size))
-		out->private_size = in->private_size;
-	if (!out->private_size)
+	memcpy(out->wg_size_hint, in->wg_size_hint, sizeof(out->wg_size_hint));
+	out->private_size = in->private_size;
+	out->private_per_item = in->private_per_item;
+	if (!in->private_size_known)
 		out->flags |= ACCEL_KERNEL_DEF_STACK_UNKNOWN;
 	out->name = strdup(in->name);
-	out->vec_type_hint = strdup(hint);
+	out->vec_type_hint = strdup(in->vec_type_hint ? in->vec_type_hint : "");
 	if (!out->name || !out->vec_type_hint)
 		return -ENOMEM;
 	if (in->n_args) {
@@ -161,29 +134,53 @@ static int copy_kernel(struct accel_device *dev,
 	return 0;
 }
 
-int accel_program_create(struct accel_device *dev,
-			  const struct accel_native_kernel_desc *descs,
-			  uint32_t n, struct accel_program **ret)
+/* Release the backend's kernel handles of a program's first @n kernels. */
+static void free_handles(struct accel_device *dev, bool static_handles,
+			 const struct accel_kernel_info *infos,
+			 const struct accel_kernel_def *defs, uint32_t n)
 {
-	struct accel_program *prog;
-	uint32_t i, j;
+	uint32_t i;
+
+	if (static_handles || !dev->ops->kernel_free)
+		return;
+	for (i = 0; i < n; i++) {
+		void *h = infos ? infos[i].handle : defs[i].handle;
+
+		if (h)
+			dev->ops->kernel_free(dev, h);
+	}
+}
+
+int accel_program_create(struct accel_device *dev,
+			 const struct accel_program_desc *desc,
+			 struct accel_program **ret)
+{
+	struct accel_program *prog = NULL;
+	uint32_t i, j, n = desc->n_kernels;
 	int r;
 
 	r = accel_device_alive(dev);
 	if (r < 0)
-		return r;
+		goto fail_handles;
+	r = -ENOMEM;
 	prog = calloc(1, sizeof(*prog));
 	if (!prog)
-		return -ENOMEM;
+		goto fail_handles;
 	/* A program may have no kernels (OpenCL C with only functions). */
 	prog->kernels = calloc(n ? n : 1, sizeof(*prog->kernels));
-	if (!prog->kernels) {
-		free(prog);
-		return -ENOMEM;
+	if (!prog->kernels)
+		goto fail_handles;
+	if (desc->binary_size) {
+		prog->binary = malloc(desc->binary_size);
+		if (!prog->binary)
+			goto fail_handles;
+		memcpy(prog->binary, desc->binary, desc->binary_size);
+		prog->binary_size = desc->binary_size;
 	}
+	r = 0;
 	for (i = 0; i < n && r == 0; i++) {
 		prog->n_kernels = i + 1;
-		r = copy_kernel(dev, &descs[i], &prog->kernels[i]);
+		r = copy_kernel(dev, &desc->kernels[i], &prog->kernels[i]);
 		for (j = 0; j < i && r == 0; j++)
 			if (!strcmp(prog->kernels[j].name,
 				    prog->kernels[i].name))
@@ -192,16 +189,72 @@ int accel_program_create(struct accel_device *dev,
 	if (r < 0) {
 		log_dbg(dev->ctx, "kernel description %u rejected: %s\n", i - 1,
 			strerror(-r));
-		for (i = 0; i < prog->n_kernels; i++)
-			kernel_def_clear(&prog->kernels[i]);
-		free(prog->kernels);
-		free(prog);
-		return r;
+		goto fail_handles;
 	}
 	atomic_init(&prog->refcount, 1);
 	prog->dev = accel_device_ref(dev);
+	prog->kind = desc->kind;
+	prog->global_size = desc->global_size;
+	prog->static_handles = desc->static_handles;
+	prog->backend_data = desc->backend_data;
 	*ret = prog;
 	return 0;
+
+fail_handles:
+	free_handles(dev, desc->static_handles, desc->kernels, NULL, n);
+	if (prog) {
+		for (i = 0; i < prog->n_kernels; i++)
+			kernel_def_clear(&prog->kernels[i]);
+		free(prog->kernels);
+		free(prog->binary);
+		free(prog);
+	}
+	return r;
+}
+
+/*
+ * A caller's kernel description: what only a native description can get
+ * wrong, then the backend's handle. The rest is checked as for every
+ * program (copy_kernel()).
+ */
+static int native_info(struct accel_device *dev,
+		       const struct accel_native_kernel_desc *in,
+		       struct accel_kernel_info *out)
+{
+	if (in->struct_size < KERNEL_DESC_MIN_SIZE || !in->name || !*in->name ||
+	    !in->fn || (in->flags & ~ACCEL_KERNEL_PUBLIC_FLAGS) ||
+	    in->reserved || (in->n_args && !in->args))
+		return -EINVAL;
+	/*
+	 * No device has a barrier hook for native functions: refuse here,
+	 * not at launch, where the failure would only reach the fence.
+	 */
+	if (in->flags & ACCEL_KERNEL_HAS_BARRIERS)
+		return -EOPNOTSUPP;
+
+	memset(out, 0, sizeof(*out));
+	out->name = in->name;
+	out->flags = in->flags;
+	out->n_args = in->n_args;
+	out->args = in->args;
+	out->static_local_size = in->static_local_size;
+	memcpy(out->reqd_wg_size, in->reqd_work_group_size,
+	       sizeof(out->reqd_wg_size));
+	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
+					work_group_size_hint) +
+				       sizeof(in->work_group_size_hint))
+		memcpy(out->wg_size_hint, in->work_group_size_hint,
+		       sizeof(out->wg_size_hint));
+	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
+					vec_type_hint) +
+				       sizeof(in->vec_type_hint))
+		out->vec_type_hint = in->vec_type_hint;
+	if (in->struct_size >= offsetof(struct accel_native_kernel_desc,
+					private_size) +
+				       sizeof(in->private_size))
+		out->private_size = in->private_size;
+	out->private_size_known = out->private_size != 0;
+	return dev->ops->kernel_from_native(dev, in, &out->handle);
 }
 
 ACCEL_EXPORT int
@@ -209,11 +262,41 @@ accel_program_new_native(struct accel_device *dev,
 			 const struct accel_native_kernel_desc *kernels,
 			 uint32_t n, struct accel_program **ret)
 {
+	struct accel_program_desc desc = { .kind = ACCEL_PROGRAM_EXECUTABLE };
+	struct accel_kernel_info *infos;
+	uint32_t i;
+	int r = 0;
+
 	if (!dev || !kernels || n == 0 || !ret)
 		return -EINVAL;
-	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_NATIVE_KERNELS))
+	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] &
+	      ACCEL_DEVICE_CAP_NATIVE_KERNELS) ||
+	    !dev->ops->kernel_from_native)
 		return -EOPNOTSUPP;
-	return accel_program_create(dev, kernels, n, ret);
+	infos = calloc(n, sizeof(*infos));
+	if (!infos)
+		return -ENOMEM;
+	for (i = 0; i < n && r == 0; i++)
+		r = native_info(dev, &kernels[i], &infos[i]);
+	if (r < 0) {
+		log_dbg(dev->ctx, "kernel description %u rejected: %s\n", i - 1,
+			strerror(-r));
+		free_handles(dev, false, infos, NULL, i - 1);
+		free(infos);
+		return r;
+	}
+	desc.n_kernels = n;
+	desc.kernels = infos;
+	r = accel_program_create(dev, &desc, ret);
+	free(infos);
+	return r;
+}
+
+/* Whether @dev builds programs: the capability and the op. */
+static bool can_build(struct accel_device *dev, bool op)
+{
+	return (dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER) &&
+	       op;
 }
 
 ACCEL_EXPORT int accel_program_new_source(struct accel_device *dev,
@@ -221,16 +304,19 @@ ACCEL_EXPORT int accel_program_new_source(struct accel_device *dev,
 					  const char *options, char **ret_log,
 					  struct accel_program **ret)
 {
+	struct accel_build_request req = { 0 };
+
 	if (ret_log)
 		*ret_log = NULL;
 	if (!dev || !source || !ret)
 		return -EINVAL;
-	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER))
+	if (!can_build(dev, dev->ops->program_build))
 		return -EOPNOTSUPP;
-	if (length == 0)
-		length = strlen(source);
-	return accel_compile_program(dev, source, length, options, ret_log,
-				     ret);
+	req.kind = ACCEL_BUILD_SOURCE;
+	req.options = options;
+	req.source = source;
+	req.length = length ? length : strlen(source);
+	return dev->ops->program_build(dev, &req, ret_log, ret);
 }
 
 ACCEL_EXPORT int accel_program_new_binary(struct accel_device *dev,
@@ -239,10 +325,10 @@ ACCEL_EXPORT int accel_program_new_binary(struct accel_device *dev,
 {
 	if (!dev || !binary || !size || !ret)
 		return -EINVAL;
-	/* parsing and the CPU check live in the compiler module */
-	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER))
+	/* parsing and the CPU check are the backend's */
+	if (!can_build(dev, dev->ops->program_load_binary))
 		return -EOPNOTSUPP;
-	return accel_compiler_load_binary(dev, binary, size, ret);
+	return dev->ops->program_load_binary(dev, binary, size, ret);
 }
 
 ACCEL_EXPORT int accel_program_get_binary(struct accel_program *prog,
@@ -266,6 +352,7 @@ ACCEL_EXPORT int accel_program_compile(struct accel_device *dev,
 				       char **ret_log,
 				       struct accel_program **ret)
 {
+	struct accel_build_request req = { 0 };
 	uint32_t i;
 
 	if (ret_log)
@@ -276,13 +363,16 @@ ACCEL_EXPORT int accel_program_compile(struct accel_device *dev,
 	for (i = 0; i < n_headers; i++)
 		if (!header_names[i] || !header_sources[i])
 			return -EINVAL;
-	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER))
+	if (!can_build(dev, dev->ops->program_build))
 		return -EOPNOTSUPP;
-	if (length == 0)
-		length = strlen(source);
-	return accel_compiler_compile_object(dev, source, length, options,
-					     n_headers, header_names,
-					     header_sources, ret_log, ret);
+	req.kind = ACCEL_BUILD_OBJECT;
+	req.options = options;
+	req.source = source;
+	req.length = length ? length : strlen(source);
+	req.n_headers = n_headers;
+	req.header_names = header_names;
+	req.header_sources = header_sources;
+	return dev->ops->program_build(dev, &req, ret_log, ret);
 }
 
 ACCEL_EXPORT int accel_program_link(struct accel_device *dev, uint32_t n,
@@ -290,6 +380,7 @@ ACCEL_EXPORT int accel_program_link(struct accel_device *dev, uint32_t n,
 				    const char *options, uint32_t flags,
 				    char **ret_log, struct accel_program **ret)
 {
+	struct accel_build_request req = { 0 };
 	uint32_t i;
 
 	if (ret_log)
@@ -305,10 +396,14 @@ ACCEL_EXPORT int accel_program_link(struct accel_device *dev, uint32_t n,
 		    !inputs[i]->binary)
 			return -EINVAL;
 	}
-	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER))
+	if (!can_build(dev, dev->ops->program_build))
 		return -EOPNOTSUPP;
-	return accel_compiler_link(dev, n, inputs, options, flags, ret_log,
-				   ret);
+	req.kind = ACCEL_BUILD_LINK;
+	req.options = options;
+	req.n_inputs = n;
+	req.inputs = inputs;
+	req.link_flags = flags;
+	return dev->ops->program_build(dev, &req, ret_log, ret);
 }
 
 ACCEL_EXPORT int accel_program_get_kind(struct accel_program *prog)
@@ -330,8 +425,10 @@ ACCEL_EXPORT int accel_program_new_built_in(struct accel_device *dev,
 					    const char *names,
 					    struct accel_program **ret)
 {
-	const struct accel_native_kernel_desc *table;
-	struct accel_native_kernel_desc *chosen;
+	struct accel_program_desc desc = { .kind = ACCEL_PROGRAM_EXECUTABLE,
+					   .static_handles = true };
+	const struct accel_kernel_info *table;
+	struct accel_kernel_info *chosen;
 	uint32_t n_table, n = 0, i;
 	const char *p, *end;
 	int r;
@@ -377,7 +474,9 @@ ACCEL_EXPORT int accel_program_new_built_in(struct accel_device *dev,
 		if (!*end)
 			break;
 	}
-	r = accel_program_create(dev, chosen, n, ret);
+	desc.n_kernels = n;
+	desc.kernels = chosen;
+	r = accel_program_create(dev, &desc, ret);
 out:
 	free(chosen);
 	return r;
@@ -401,12 +500,17 @@ accel_program_unref(struct accel_program *prog)
 	if (atomic_fetch_sub_explicit(&prog->refcount, 1,
 				      memory_order_acq_rel) != 1)
 		return NULL;
+	/*
+	 * No kernel or launch holds the program: the handles go, then what
+	 * their code may live in (the CPU: a dlopen()ed object).
+	 */
+	free_handles(prog->dev, prog->static_handles, NULL, prog->kernels,
+		     prog->n_kernels);
+	if (prog->dev->ops->program_fini)
+		prog->dev->ops->program_fini(prog);
 	for (i = 0; i < prog->n_kernels; i++)
 		kernel_def_clear(&prog->kernels[i]);
 	free(prog->kernels);
-	/* Last: kernels and launches (which hold references) are gone. */
-	if (prog->dl_handle)
-		dlclose(prog->dl_handle);
 	free(prog->binary);
 	accel_device_unref(prog->dev);
 	free(prog);

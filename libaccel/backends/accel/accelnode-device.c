@@ -305,7 +305,7 @@ void accelnode_handle_put(struct accelnode_device *an, uint32_t handle)
 }
 
 static int accelnode_built_ins(struct accel_device *dev,
-			       const struct accel_native_kernel_desc **ret,
+			       const struct accel_kernel_info **ret,
 			       uint32_t *n)
 {
 	struct accelnode_device *an = dev->backend_data;

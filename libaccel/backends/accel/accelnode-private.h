@@ -23,7 +23,7 @@ struct accel_buffer;
 struct accel_cmd;
 struct accel_device;
 struct accel_fence;
-struct accel_native_kernel_desc;
+struct accel_kernel_info;
 struct accel_queue;
 
 /* ---- what a driver file provides ---- */
@@ -57,11 +57,8 @@ struct accelnode_driver {
 	/* Queue a job; its fence goes into job->out_syncobj. */
 	int (*submit)(int fd, const struct accelnode_job *job);
 
-	/*
-	 * Engine operations offered as built-in kernels. Their fn is never
-	 * run on the host: execution recognises them by it.
-	 */
-	const struct accel_native_kernel_desc *built_ins;
+	/* Engine operations offered as built-in kernels. */
+	const struct accel_kernel_info *built_ins;
 	uint32_t n_built_ins;
 	/* Turn a launch of one of them into a job (dst/src/range). */
 	int (*launch_job)(struct accel_cmd *cmd, struct accelnode_job *job,

@@ -70,17 +70,9 @@ static int refaccel_submit(int fd, const struct accelnode_job *job)
  * of dimension 0:
  *   copy_u8(global uchar *dst, global const uchar *src): dst[i] = src[i]
  *   fill_u32(global uint *dst, uint value):            dst[i] = value
- * They never run on the host; a description needs a function, and one
- * serves both (telling them apart by address would break the day a
- * linker folds identical functions).
  */
 #define COPY_U8 "copy_u8"
 #define FILL_U32 "fill_u32"
-
-static void not_on_host(void **args _unused_,
-			const struct accel_wg_ctx *c _unused_)
-{
-}
 
 #define ARG(kind_, size_, qual_, name_, type_)                                 \
 	{                                                                      \
@@ -109,18 +101,14 @@ static const struct accel_kernel_arg_desc fill_u32_args[] = {
 	},
 };
 
-static const struct accel_native_kernel_desc built_ins[] = {
+static const struct accel_kernel_info built_ins[] = {
 	{
-		.struct_size = sizeof(struct accel_native_kernel_desc),
 		.name = COPY_U8,
-		.fn = not_on_host,
 		.n_args = ARRAY_SIZE(copy_u8_args),
 		.args = copy_u8_args,
 	},
 	{
-		.struct_size = sizeof(struct accel_native_kernel_desc),
 		.name = FILL_U32,
-		.fn = not_on_host,
 		.n_args = ARRAY_SIZE(fill_u32_args),
 		.args = fill_u32_args,
 	},

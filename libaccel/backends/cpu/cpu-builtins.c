@@ -258,25 +258,31 @@ static const struct accel_kernel_arg_desc sgemm_args[] = {
 	UINT("K"),
 };
 
-#define KERNEL(name_, fn_, args_, static_local_)                               \
+/* Their code: the kernel handles (static, never freed). */
+static const struct cpu_kernel fill_u32_code = { .fn = fill_u32 };
+static const struct cpu_kernel copy_u8_code = { .fn = copy_u8 };
+static const struct cpu_kernel sgemm_code = { .fn = sgemm };
+static const struct cpu_kernel sgemm_avx2_code = { .fn = sgemm_avx2 };
+
+#define KERNEL(name_, code_, args_, static_local_)                             \
 	{                                                                      \
-		.struct_size = sizeof(struct accel_native_kernel_desc),        \
-		.name = #name_, .fn = fn_, .n_args = ARRAY_SIZE(args_),         \
-		.args = args_, .static_local_size = (static_local_),            \
+		.name = #name_, .n_args = ARRAY_SIZE(args_), .args = args_,    \
+		.static_local_size = (static_local_),                          \
+		.handle = (void *)(uintptr_t)&(code_),                         \
 	}
 
 /* Local memory holds sgemm's packed B panel. */
-static const struct accel_native_kernel_desc built_in_kernels[] = {
-	KERNEL(fill_u32, fill_u32, fill_u32_args, 0),
-	KERNEL(copy_u8, copy_u8, copy_u8_args, 0),
-	KERNEL(sgemm, sgemm, sgemm_args, SGEMM_PACK_BYTES),
+static const struct accel_kernel_info built_in_kernels[] = {
+	KERNEL(fill_u32, fill_u32_code, fill_u32_args, 0),
+	KERNEL(copy_u8, copy_u8_code, copy_u8_args, 0),
+	KERNEL(sgemm, sgemm_code, sgemm_args, SGEMM_PACK_BYTES),
 };
 
 /* The same with AVX2+FMA code, for x86-64-v3 and up. */
-static const struct accel_native_kernel_desc built_in_kernels_v3[] = {
-	KERNEL(fill_u32, fill_u32, fill_u32_args, 0),
-	KERNEL(copy_u8, copy_u8, copy_u8_args, 0),
-	KERNEL(sgemm, sgemm_avx2, sgemm_args, SGEMM_PACK_BYTES),
+static const struct accel_kernel_info built_in_kernels_v3[] = {
+	KERNEL(fill_u32, fill_u32_code, fill_u32_args, 0),
+	KERNEL(copy_u8, copy_u8_code, copy_u8_args, 0),
+	KERNEL(sgemm, sgemm_avx2_code, sgemm_args, SGEMM_PACK_BYTES),
 };
 
 _Static_assert(ARRAY_SIZE(built_in_kernels) == ARRAY_SIZE(built_in_kernels_v3),
@@ -288,7 +294,7 @@ _Static_assert(ARRAY_SIZE(built_in_kernels) == ARRAY_SIZE(built_in_kernels_v3),
  * any machine.
  */
 int cpu_get_built_in_kernels(struct accel_device *dev _unused_,
-			     const struct accel_native_kernel_desc **ret,
+			     const struct accel_kernel_info **ret,
 			     uint32_t *n)
 {
 	*ret = cpu_code_level() >= 3 ? built_in_kernels_v3 : built_in_kernels;

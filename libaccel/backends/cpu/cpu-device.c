@@ -336,7 +336,7 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 /* "a;b;c" from the built-in kernel table, the single source of names. */
 static int built_in_names(struct accel_device *dev, char **ret)
 {
-	const struct accel_native_kernel_desc *table;
+	const struct accel_kernel_info *table;
 	uint32_t n, i;
 	size_t len = 1;
 	char *s;
@@ -502,7 +502,13 @@ const struct accel_backend_ops accel_cpu_backend = {
 	.buffer_export_dmabuf = cpu_buffer_export_dmabuf,
 	.buffer_import_dmabuf = cpu_buffer_import_dmabuf,
 	/* buffer_map/unmap: NULL, the core maps through host_ptr. */
+	.program_build = accel_compiler_build,
+	.program_load_binary = accel_compiler_load_binary,
+	.kernel_from_native = cpu_kernel_from_native,
 	.get_built_in_kernels = cpu_get_built_in_kernels,
+	.kernel_free = cpu_kernel_free,
+	.program_fini = cpu_program_fini,
+	.launch_prepare = cpu_launch_prepare,
 	.execute = cpu_execute,
 	.cmd_priv_size = sizeof(struct cpu_exec_job),
 };

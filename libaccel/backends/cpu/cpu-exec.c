@@ -267,7 +267,7 @@ static void launch_piece(struct cpu_exec_job *ej, struct cpu_scratch *s,
 static void launch_piece_fp(struct cpu_exec_job *ej, struct cpu_scratch *s,
 			    uint64_t b, uint64_t e)
 {
-	if (ej->cmd->u.launch.kernel_flags & ACCEL_KERNEL_DEF_DENORMS_ZERO) {
+	if (ej->cmd->u.launch.kernel_flags & CPU_KERNEL_DENORMS_ZERO) {
 		unsigned int csr = flush_denormals();
 
 		launch_piece(ej, s, b, e);
@@ -606,7 +606,8 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 		accel_cmd_complete(cmd, 0);
 		return 0;
 	case ACCEL_CMD_LAUNCH:
-		if (cmd->u.launch.kernel_flags & ACCEL_KERNEL_HAS_BARRIERS) {
+		if (cmd->u.launch.kernel->def->flags &
+		    ACCEL_KERNEL_HAS_BARRIERS) {
 			/*
 			 * Native kernels needing the runtime's barrier hook
 			 * are refused at program creation (program.c); this
