@@ -269,6 +269,10 @@ accel_program_new_native(struct accel_device *dev,
 
 	if (!dev || !kernels || n == 0 || !ret)
 		return -EINVAL;
+	/* an unplugged device says so before what it lacks */
+	r = accel_device_alive(dev);
+	if (r < 0)
+		return r;
 	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] &
 	      ACCEL_DEVICE_CAP_NATIVE_KERNELS) ||
 	    !dev->ops->kernel_from_native)
