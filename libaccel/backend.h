@@ -226,7 +226,8 @@ struct accel_backend_ops {
 	 * Bytes of per-command scratch the backend wants next to each command
 	 * (accel_cmd_priv()), 16-aligned, recycled with the command record:
 	 * a backend that tracks commands in it allocates nothing per command.
-	 * Valid from execute() until accel_cmd_complete(). Optional (0).
+	 * Valid from launch_prepare() (launches) or execute() until
+	 * accel_cmd_complete(); not zeroed. Optional (0).
 	 */
 	size_t cmd_priv_size;
 
