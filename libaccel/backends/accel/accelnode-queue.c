@@ -21,7 +21,6 @@
  * other devices left on them (implicit sync); jobs get the same from the
  * kernel driver through the buffers' reservation objects.
  */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,9 +29,10 @@
 
 #include "backend.h"
 #include "accelnode-private.h"
+#include "platform/thread.h"
 
 struct accelnode_engine {
-	pthread_t thread;
+	struct accel_thread thread;
 	int fd;                       /* the device's, borrowed */
 	uint32_t syncobj;             /* receives each job's fence */
 	pthread_mutex_t lock;         /* guards everything below */
@@ -42,10 +42,7 @@ struct accelnode_engine {
 	/* Commands in submission order, linked through backend_priv[0]. */
 	struct accel_cmd *head, *tail;
 	bool stop;
-	bool detached;                /* destroyed from its own thread */
 };
-
-static ACCEL_TLS struct accelnode_engine *this_engine;
 
 /*
  * backend_priv: [0] FIFO link, [1] the job's sync_file + 1 (0: host
@@ -115,14 +112,19 @@ static int host_transfer(struct accel_cmd *cmd)
 	return 0;
 }
 
+static void engine_free(struct accelnode_engine *e)
+{
+	pthread_cond_destroy(&e->wake);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
+
 static void *engine_main(void *arg)
 {
 	struct accelnode_engine *e = arg;
 	struct accel_cmd *cmd;
-	bool detached;
 	int fd, status;
 
-	this_engine = e;
 	pthread_mutex_lock(&e->lock);
 	for (;;) {
 		while (!e->head && !e->stop)
@@ -152,21 +154,15 @@ static void *engine_main(void *arg)
 
 		pthread_mutex_lock(&e->lock);
 	}
-	detached = e->detached;
 	pthread_mutex_unlock(&e->lock);
-	this_engine = NULL;
-	if (detached) {
-		pthread_cond_destroy(&e->wake);
-		pthread_mutex_destroy(&e->lock);
-		free(e);
-	}
+	if (accel_thread_exiting_self(&e->thread))
+		engine_free(e);
 	return NULL;
 }
 
 static int engine_new(int fd, struct accelnode_engine **ret)
 {
 	struct accelnode_engine *e;
-	sigset_t all, old;
 	int r;
 
 	e = calloc(1, sizeof(*e));
@@ -180,19 +176,12 @@ static int engine_new(int fd, struct accelnode_engine **ret)
 	}
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->wake, NULL);
-	/* The application's signals are not for this thread. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r = -pthread_create(&e->thread, NULL, engine_main, e);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	r = accel_thread_start(&e->thread, "accel-node", NULL, engine_main, e);
 	if (r < 0) {
 		drmSyncobjDestroy(fd, e->syncobj);
-		pthread_cond_destroy(&e->wake);
-		pthread_mutex_destroy(&e->lock);
-		free(e);
+		engine_free(e);
 		return r;
 	}
-	pthread_setname_np(e->thread, "accel-node");
 	*ret = e;
 	return 0;
 }
@@ -214,18 +203,11 @@ void accelnode_engine_destroy(struct accelnode_engine *e)
 			drmSyncobjDestroy(e->fd, e->in_syncobjs[i]);
 	pthread_mutex_lock(&e->lock);
 	e->stop = true;
-	e->detached = this_engine == e;
 	pthread_cond_signal(&e->wake);
 	pthread_mutex_unlock(&e->lock);
-	if (this_engine == e) {
-		/* engine_main frees @e when it leaves its loop. */
-		pthread_detach(e->thread);
-		return;
-	}
-	pthread_join(e->thread, NULL);
-	pthread_cond_destroy(&e->wake);
-	pthread_mutex_destroy(&e->lock);
-	free(e);
+	/* On the engine itself: engine_main frees @e as it leaves. */
+	if (accel_thread_join_or_detach(&e->thread))
+		engine_free(e);
 }
 
 int accelnode_queue_init(struct accel_queue *queue)

@@ -10,28 +10,24 @@
  * other devices attached to the buffer (implicit sync), on the worker.
  *
  * The worker may be destroyed from inside a completion it runs (the last
- * context reference dropped there): it then detaches and frees itself
- * when it leaves its loop, as the CPU device's pool does.
+ * context reference dropped there): platform/thread.h's rule then has it
+ * free itself when it leaves its loop.
  */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
 #include "drm-private.h"
+#include "platform/thread.h"
 
 struct drm_worker {
-	pthread_t thread;
+	struct accel_thread thread;
 	pthread_mutex_t lock;    /* guards everything below */
 	pthread_cond_t cond;
 	/* FIFO of commands, linked through backend_priv[0]. */
 	struct accel_cmd *head, *tail;
 	bool stop;
-	bool self_free;          /* destroyed from its own thread */
 };
-
-/* Which worker this thread is, so destroy can spot a self-join. */
-static ACCEL_TLS struct drm_worker *current_worker;
 
 /* One buffer a transfer touches. */
 struct access {
@@ -162,13 +158,18 @@ static int transfer(struct accel_cmd *cmd)
 	return r;
 }
 
+static void worker_free(struct drm_worker *w)
+{
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+}
+
 static void *worker_main(void *arg)
 {
 	struct drm_worker *w = arg;
 	struct accel_cmd *cmd;
-	bool self_free;
 
-	current_worker = w;
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		while (!w->head && !w->stop)
@@ -186,21 +187,15 @@ static void *worker_main(void *arg)
 
 		pthread_mutex_lock(&w->lock);
 	}
-	self_free = w->self_free;
 	pthread_mutex_unlock(&w->lock);
-	current_worker = NULL;
-	if (self_free) {
-		pthread_cond_destroy(&w->cond);
-		pthread_mutex_destroy(&w->lock);
-		free(w);
-	}
+	if (accel_thread_exiting_self(&w->thread))
+		worker_free(w);
 	return NULL;
 }
 
 static int worker_new(struct drm_worker **ret)
 {
 	struct drm_worker *w;
-	sigset_t all, old;
 	int r;
 
 	w = calloc(1, sizeof(*w));
@@ -208,44 +203,26 @@ static int worker_new(struct drm_worker **ret)
 		return -ENOMEM;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
-
-	/* Signals go to the application's threads, not ours. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r = pthread_create(&w->thread, NULL, worker_main, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (r) {
-		pthread_cond_destroy(&w->cond);
-		pthread_mutex_destroy(&w->lock);
-		free(w);
-		return -r;
+	r = accel_thread_start(&w->thread, "accel-drm", NULL, worker_main, w);
+	if (r < 0) {
+		worker_free(w);
+		return r;
 	}
-	pthread_setname_np(w->thread, "accel-drm");
 	*ret = w;
 	return 0;
 }
 
 void drm_worker_destroy(struct drm_worker *w)
 {
-	bool self;
-
 	if (!w)
 		return;
-	self = current_worker == w;
 	pthread_mutex_lock(&w->lock);
 	w->stop = true;
-	w->self_free = self;
 	pthread_cond_signal(&w->cond);
 	pthread_mutex_unlock(&w->lock);
-	if (self) {
-		/* Cannot join ourselves: worker_main frees @w on its way out. */
-		pthread_detach(pthread_self());
-		return;
-	}
-	pthread_join(w->thread, NULL);
-	pthread_cond_destroy(&w->cond);
-	pthread_mutex_destroy(&w->lock);
-	free(w);
+	/* On the worker itself: worker_main frees @w on its way out. */
+	if (accel_thread_join_or_detach(&w->thread))
+		worker_free(w);
 }
 
 /* The device's worker, started on first use: listing devices makes none. */
