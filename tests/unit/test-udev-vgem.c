@@ -132,7 +132,7 @@ static uint32_t handle_of(struct accel_buffer *buf)
 
 static int card_fd(struct accel_device *dev)
 {
-	return ((struct drm_device *)dev->backend_data)->fd;
+	return ((struct drm_device *)dev->backend_data)->gem.fd;
 }
 
 /* Is @handle open on the device's file? (PRIME export succeeds.) */
@@ -465,8 +465,8 @@ static void test_cycles(void **state)
 	}
 	accel_buffer_unref(a);
 	assert_int_equal(test_count_fds(), fds);
-	assert_int_equal(((struct drm_device *)e->dev->backend_data)->n_handles,
-			 0);
+	assert_int_equal(
+		((struct drm_device *)e->dev->backend_data)->gem.n_handles, 0);
 }
 
 /* ---- implicit sync -------------------------------------------------------- */

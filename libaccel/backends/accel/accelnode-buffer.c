@@ -2,15 +2,14 @@
 /*
  * Accel-node buffers: the driver's GEM objects, mapped for the host
  * unless the buffer says the host never touches it, and shared as
- * dma-bufs with PRIME. Handles go through the device's handle tree.
+ * dma-bufs with PRIME. Handles go through the device's handle table
+ * (backends/gem/).
  */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#include <xf86drm.h>
 
 #include "backend.h"
 #include "accelnode-private.h"
@@ -20,26 +19,16 @@ static struct accelnode_device *buf_an(struct accel_buffer *buf)
 	return buf->dev->backend_data;
 }
 
-static void handle_drop(struct accelnode_device *an, uint32_t handle)
-{
-	pthread_mutex_lock(&an->handles_lock);
-	accelnode_handle_put(an, handle);
-	pthread_mutex_unlock(&an->handles_lock);
-}
+struct bo_create_arg {
+	const struct accelnode_driver *drv;
+	uint64_t size;
+};
 
-/*
- * After the ioctl that gave *@handle returned @r (under handles_lock):
- * count the new user, or drop a handle that cannot be counted.
- */
-static int handle_take(struct accelnode_device *an, int r,
-		       const uint32_t *handle)
+static int bo_create(int fd, void *arg, uint32_t *ret_handle)
 {
-	if (r < 0)
-		return r;
-	r = accelnode_handle_get(an, *handle);
-	if (r < 0)
-		accelnode_handle_put(an, *handle);
-	return r;
+	const struct bo_create_arg *a = arg;
+
+	return a->drv->bo_create(fd, a->size, ret_handle);
 }
 
 /* Host access only where the buffer's flags allow any. */
@@ -61,6 +50,7 @@ uint32_t accelnode_buffer_handle(struct accel_buffer *buf, uint64_t *offset)
 int accelnode_buffer_alloc(struct accel_buffer *buf)
 {
 	struct accelnode_device *an = buf_an(buf);
+	struct bo_create_arg arg = { .drv = an->drv, .size = buf->size };
 	struct accelnode_buffer *b;
 	uint64_t size = 0;
 	void *p;
@@ -69,20 +59,17 @@ int accelnode_buffer_alloc(struct accel_buffer *buf)
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
-	pthread_mutex_lock(&an->handles_lock);
-	r = handle_take(an, an->drv->bo_create(an->fd, buf->size, &b->handle),
-			&b->handle);
-	pthread_mutex_unlock(&an->handles_lock);
+	r = gem_handle_create(&an->gem, bo_create, &arg, &b->handle);
 	if (r < 0) {
 		free(b);
 		return r;
 	}
-	r = an->drv->bo_info(an->fd, b->handle, &size, &b->mmap_offset);
+	r = an->drv->bo_info(an->gem.fd, b->handle, &size, &b->mmap_offset);
 	if (r == 0 && (size < buf->size || size > SIZE_MAX))
 		r = -EIO; /* the driver broke its promise */
 	if (r == 0 && wants_map(buf)) {
 		p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE,
-			 MAP_SHARED, an->fd, (off_t)b->mmap_offset);
+			 MAP_SHARED, an->gem.fd, (off_t)b->mmap_offset);
 		if (p == MAP_FAILED) {
 			r = -errno;
 		} else {
@@ -95,7 +82,7 @@ int accelnode_buffer_alloc(struct accel_buffer *buf)
 		log_dbg(buf->dev->ctx, "a %llu-byte %s buffer: %s\n",
 			(unsigned long long)buf->size, an->drv->name,
 			strerror(-r));
-		handle_drop(an, b->handle);
+		gem_handle_put(&an->gem, b->handle);
 		free(b);
 		return r;
 	}
@@ -111,7 +98,7 @@ void accelnode_buffer_free(struct accel_buffer *buf)
 		return;
 	if (b->map)
 		munmap(b->map, b->map_len);
-	handle_drop(buf_an(buf), b->handle);
+	gem_handle_put(&buf_an(buf)->gem, b->handle);
 	free(b);
 	buf->backend_data = NULL;
 	buf->host_ptr = NULL;
@@ -121,30 +108,12 @@ int accelnode_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
 				   uint64_t size, int *ret_fd)
 {
 	struct accelnode_buffer *b = buf->backend_data;
-	int fd;
 
 	/* PRIME exports whole GEM objects. */
 	if (offset != 0 || size != buf->size)
 		return -EOPNOTSUPP;
-	if (drmPrimeHandleToFD(buf_an(buf)->fd, b->handle,
-			       DRM_CLOEXEC | DRM_RDWR, &fd))
-		return errno > 0 ? -errno : -EIO;
-	*ret_fd = fd;
-	return 0;
-}
-
-/* PRIME import of @fd as a handle of ours (counted). */
-static int import_handle(struct accelnode_device *an, int fd,
-			 uint32_t *handle)
-{
-	int r;
-
-	pthread_mutex_lock(&an->handles_lock);
-	r = drmPrimeFDToHandle(an->fd, fd, handle) ?
-		    (errno > 0 ? -errno : -EIO) : 0;
-	r = handle_take(an, r, handle);
-	pthread_mutex_unlock(&an->handles_lock);
-	return r;
+	return gem_prime_handle_to_fd(buf_an(buf)->gem.fd, b->handle,
+				      O_CLOEXEC | O_RDWR, ret_fd);
 }
 
 int accelnode_buffer_import_dmabuf(struct accel_buffer *buf)
@@ -162,7 +131,7 @@ int accelnode_buffer_import_dmabuf(struct accel_buffer *buf)
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
-	r = import_handle(an, buf->dmabuf_fd, &b->handle);
+	r = gem_handle_import(&an->gem, buf->dmabuf_fd, &b->handle);
 	if (r < 0) {
 		log_dbg(buf->dev->ctx, "PRIME import into %s: %s\n",
 			an->drv->name, strerror(-r));
@@ -176,7 +145,7 @@ int accelnode_buffer_import_dmabuf(struct accel_buffer *buf)
 			 0);
 		if (p == MAP_FAILED) {
 			r = -errno;
-			handle_drop(an, b->handle);
+			gem_handle_put(&an->gem, b->handle);
 			free(b);
 			return r;
 		}

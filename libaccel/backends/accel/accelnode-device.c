@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Accel-node devices: which discovered /dev/accel nodes this backend
- * claims (the drivers of the table below), their properties, the
- * per-file GEM handle table, and the backend's ops table.
+ * claims (the drivers of the table below), their properties, and the
+ * backend's ops table.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <search.h>
 #include <string.h>
 #include <sys/sysinfo.h>
 
@@ -167,9 +166,8 @@ static int create_device(struct accel_context *ctx,
 		accel_context_close(ctx, fd);
 		return r;
 	}
-	an->fd = fd;
+	gem_device_init(&an->gem, fd, prime);
 	an->drv = drv;
-	pthread_mutex_init(&an->handles_lock, NULL);
 	pthread_mutex_init(&an->engine_lock, NULL);
 	dev->backend_data = an;
 
@@ -250,58 +248,11 @@ static void accelnode_device_fini(struct accel_device *dev)
 	if (!an)
 		return;
 	accelnode_engine_destroy(an->engine);
-	/* Every buffer held a device reference: the tree is empty. */
-	tdestroy(an->handles, free);
-	pthread_mutex_destroy(&an->handles_lock);
+	gem_device_fini(&an->gem);
 	pthread_mutex_destroy(&an->engine_lock);
-	accel_context_close(dev->ctx, an->fd);
+	accel_context_close(dev->ctx, an->gem.fd);
 	free(an);
 	dev->backend_data = NULL;
-}
-
-static int handle_cmp(const void *a, const void *b)
-{
-	uint32_t x = ((const struct accelnode_handle *)a)->handle;
-	uint32_t y = ((const struct accelnode_handle *)b)->handle;
-
-	return x < y ? -1 : x > y;
-}
-
-int accelnode_handle_get(struct accelnode_device *an, uint32_t handle)
-{
-	struct accelnode_handle key = { .handle = handle }, *h, **slot;
-
-	slot = tfind(&key, &an->handles, handle_cmp);
-	if (slot) {
-		(*slot)->count++;
-		return 0;
-	}
-	h = malloc(sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	*h = (struct accelnode_handle){ .handle = handle, .count = 1 };
-	if (!tsearch(h, &an->handles, handle_cmp)) {
-		free(h);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-void accelnode_handle_put(struct accelnode_device *an, uint32_t handle)
-{
-	struct accelnode_handle key = { .handle = handle }, **slot, *h;
-	struct drm_gem_close arg = { .handle = handle };
-
-	slot = tfind(&key, &an->handles, handle_cmp);
-	if (slot) {
-		h = *slot;
-		if (--h->count > 0)
-			return;
-		tdelete(&key, &an->handles, handle_cmp);
-		free(h);
-	}
-	/* Not in the tree: a handle that never made it in. */
-	accel_ioctl(an->fd, DRM_IOCTL_GEM_CLOSE, &arg);
 }
 
 static int accelnode_built_ins(struct accel_device *dev,

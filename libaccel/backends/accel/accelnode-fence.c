@@ -62,7 +62,7 @@ int accelnode_fence_export_sync_file(struct accel_device *dev,
 	if (status < 0)
 		return status;
 	if (status != ACCEL_FENCE_PENDING)
-		return signalled_sync_file(an->fd, ret_fd);
+		return signalled_sync_file(an->gem.fd, ret_fd);
 	other = other_exporter(dev);
 	if (!other) {
 		log_dbg(dev->ctx,

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backends/gem/gem.h"
+
 struct accel_buffer;
 struct accel_cmd;
 struct accel_device;
@@ -73,16 +75,8 @@ extern const struct accelnode_driver accelnode_refaccel;
 struct accelnode_engine;
 
 struct accelnode_device {
-	int fd;
+	struct gem_device gem;        /* the node, its GEM handle table */
 	const struct accelnode_driver *drv;
-
-	/*
-	 * GEM handles are per file and not counted by the kernel: importing
-	 * a dma-buf twice (or our own export) gives the same handle, so the
-	 * last user closes it.
-	 */
-	pthread_mutex_t handles_lock;
-	void *handles;                /* tsearch(3) tree of accelnode_handle */
 
 	/*
 	 * Completion thread, started with the first queue (queue_init):
@@ -92,16 +86,6 @@ struct accelnode_device {
 	pthread_mutex_t engine_lock;
 	struct accelnode_engine *engine;
 };
-
-struct accelnode_handle {
-	uint32_t handle;
-	uint32_t count;
-};
-
-/* Under handles_lock, straight after the ioctl that gave @handle. */
-int accelnode_handle_get(struct accelnode_device *an, uint32_t handle);
-/* Under handles_lock; GEM_CLOSE on the last put. */
-void accelnode_handle_put(struct accelnode_device *an, uint32_t handle);
 
 /* ---- buffers (accelnode-buffer.c) ---- */
 

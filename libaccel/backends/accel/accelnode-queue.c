@@ -217,7 +217,7 @@ int accelnode_queue_init(struct accel_queue *queue)
 
 	pthread_mutex_lock(&an->engine_lock);
 	if (!an->engine)
-		r = engine_new(an->fd, &an->engine);
+		r = engine_new(an->gem.fd, &an->engine);
 	pthread_mutex_unlock(&an->engine_lock);
 	if (r < 0)
 		log_err(queue->dev->ctx, "cannot start the accel engine: %s\n",
@@ -326,14 +326,14 @@ static int submit_job(struct accelnode_device *an,
 	job->in_syncobjs = e->in_syncobjs;
 	job->n_in_syncobjs = n_in;
 	pthread_mutex_lock(&e->lock);
-	r = import_in_syncs(an->fd, e, cmd);
+	r = import_in_syncs(an->gem.fd, e, cmd);
 	if (r == 0)
-		r = an->drv->submit(an->fd, job);
+		r = an->drv->submit(an->gem.fd, job);
 	/* The job holds its in-fences now: ours can go. */
 	accel_cmd_close_in_syncs(cmd);
 	if (n_in)
-		drmSyncobjReset(an->fd, e->in_syncobjs, n_in);
-	if (r == 0 && drmSyncobjExportSyncFile(an->fd, e->syncobj, &fd))
+		drmSyncobjReset(an->gem.fd, e->in_syncobjs, n_in);
+	if (r == 0 && drmSyncobjExportSyncFile(an->gem.fd, e->syncobj, &fd))
 		r = syncobj_errno();
 	if (r == 0) {
 		set_sync_fd(cmd, fd);

@@ -2,15 +2,13 @@
 /*
  * DRM buffers: dumb buffers mapped through the card node, dma-bufs
  * shared with PRIME. GEM handles go through the device's handle table
- * (drm-device.c), since the kernel does not count their users.
+ * (backends/gem/), since the kernel does not count their users.
  */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#include <xf86drm.h>
 
 #include "backend.h"
 #include "drm-private.h"
@@ -39,11 +37,15 @@ static struct drm_device *buf_drm(struct accel_buffer *buf)
 	return buf->dev->backend_data;
 }
 
-static void handle_put_locked(struct drm_device *drm, uint32_t handle)
+static int create_dumb_ioctl(int fd, void *arg, uint32_t *ret_handle)
 {
-	pthread_mutex_lock(&drm->handles_lock);
-	drm_handle_put(drm, handle);
-	pthread_mutex_unlock(&drm->handles_lock);
+	struct drm_mode_create_dumb *create = arg;
+	int r;
+
+	r = accel_ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, create);
+	if (r == 0)
+		*ret_handle = create->handle;
+	return r;
 }
 
 static int create_dumb(struct drm_device *drm, uint64_t size,
@@ -51,6 +53,7 @@ static int create_dumb(struct drm_device *drm, uint64_t size,
 {
 	struct drm_mode_create_dumb arg = { 0 };
 	uint64_t height = size / DUMB_WIDTH + (size % DUMB_WIDTH != 0);
+	uint32_t handle;
 	int r;
 
 	/* The kernel's own limit (32-bit size); max_alloc keeps below it. */
@@ -60,14 +63,7 @@ static int create_dumb(struct drm_device *drm, uint64_t size,
 	arg.height = (uint32_t)height;
 	arg.bpp = 8;
 
-	pthread_mutex_lock(&drm->handles_lock);
-	r = accel_ioctl(drm->fd, DRM_IOCTL_MODE_CREATE_DUMB, &arg);
-	if (r == 0) {
-		r = drm_handle_get(drm, arg.handle);
-		if (r < 0)
-			drm_handle_put(drm, arg.handle);
-	}
-	pthread_mutex_unlock(&drm->handles_lock);
+	r = gem_handle_create(&drm->gem, create_dumb_ioctl, &arg, &handle);
 	if (r < 0)
 		return r;
 	*ret = arg;
@@ -99,11 +95,11 @@ int drm_buffer_alloc(struct accel_buffer *buf)
 	}
 
 	map.handle = create.handle;
-	r = accel_ioctl(drm->fd, DRM_IOCTL_MODE_MAP_DUMB, &map);
+	r = accel_ioctl(drm->gem.fd, DRM_IOCTL_MODE_MAP_DUMB, &map);
 	if (r < 0)
 		goto fail;
 	p = mmap(NULL, (size_t)create.size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 drm->fd, (off_t)map.offset);
+		 drm->gem.fd, (off_t)map.offset);
 	if (p == MAP_FAILED) {
 		r = -errno;
 		goto fail;
@@ -119,7 +115,7 @@ int drm_buffer_alloc(struct accel_buffer *buf)
 fail:
 	log_dbg(buf->dev->ctx, "mapping a %llu-byte dumb buffer: %s\n",
 		(unsigned long long)create.size, strerror(-r));
-	handle_put_locked(drm, create.handle);
+	gem_handle_put(&drm->gem, create.handle);
 	free(b);
 	return r;
 }
@@ -132,7 +128,7 @@ void drm_buffer_free(struct accel_buffer *buf)
 		return;
 	if (b->map)
 		munmap(b->map, b->map_len);
-	handle_put_locked(buf_drm(buf), b->handle);
+	gem_handle_put(&buf_drm(buf)->gem, b->handle);
 	free(b);
 	buf->backend_data = NULL;
 	buf->host_ptr = NULL;
@@ -143,18 +139,14 @@ int drm_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
 {
 	struct drm_device *drm = buf_drm(buf);
 	struct drm_buffer *b = buf->backend_data;
-	int fd;
 
-	if (!(drm->prime_caps & DRM_PRIME_CAP_EXPORT))
+	if (!(drm->gem.prime_caps & DRM_PRIME_CAP_EXPORT))
 		return -EOPNOTSUPP;
 	/* PRIME exports whole GEM objects only. */
 	if (offset != 0 || size != buf->size)
 		return -EOPNOTSUPP;
-	if (drmPrimeHandleToFD(drm->fd, b->handle, DRM_CLOEXEC | DRM_RDWR,
-			       &fd))
-		return errno > 0 ? -errno : -EIO;
-	*ret_fd = fd;
-	return 0;
+	return gem_prime_handle_to_fd(drm->gem.fd, b->handle,
+				      O_CLOEXEC | O_RDWR, ret_fd);
 }
 
 int drm_buffer_import_dmabuf(struct accel_buffer *buf)
@@ -167,7 +159,7 @@ int drm_buffer_import_dmabuf(struct accel_buffer *buf)
 	uint32_t handle;
 	void *p;
 
-	if (!(drm->prime_caps & DRM_PRIME_CAP_IMPORT))
+	if (!(drm->gem.prime_caps & DRM_PRIME_CAP_IMPORT))
 		return -EOPNOTSUPP;
 	if (buf->size > SIZE_MAX - page_size())
 		return -E2BIG;
@@ -186,15 +178,7 @@ int drm_buffer_import_dmabuf(struct accel_buffer *buf)
 	 * dma-buf this file already has (twice, or one of our own exports)
 	 * gives the handle it already has: hence the table.
 	 */
-	pthread_mutex_lock(&drm->handles_lock);
-	if (drmPrimeFDToHandle(drm->fd, fd, &handle)) {
-		r = errno > 0 ? -errno : -EIO;
-	} else {
-		r = drm_handle_get(drm, handle);
-		if (r < 0)
-			drm_handle_put(drm, handle);
-	}
-	pthread_mutex_unlock(&drm->handles_lock);
+	r = gem_handle_import(&drm->gem, fd, &handle);
 	if (r < 0) {
 		log_dbg(buf->dev->ctx, "DRM_IOCTL_PRIME_FD_TO_HANDLE: %s\n",
 			strerror(-r));
@@ -215,7 +199,7 @@ int drm_buffer_import_dmabuf(struct accel_buffer *buf)
 		r = -errno;
 		log_dbg(buf->dev->ctx, "mmap of a %llu-byte dma-buf: %s\n",
 			(unsigned long long)buf->size, strerror(-r));
-		handle_put_locked(drm, handle);
+		gem_handle_put(&drm->gem, handle);
 		free(b);
 		return r;
 	}

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * DRM devices: which discovered nodes this backend claims, what it learns
- * by opening them, their properties, the per-file GEM handle table, and
- * the backend's ops table.
+ * by opening them, their properties, and the backend's ops table.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -264,9 +263,7 @@ static int create_device(struct accel_context *ctx,
 		accel_device_destroy(dev);
 		return -ENOMEM;
 	}
-	drm->fd = fd;
-	drm->prime_caps = prime_caps;
-	pthread_mutex_init(&drm->handles_lock, NULL);
+	gem_device_init(&drm->gem, fd, prime_caps);
 	pthread_mutex_init(&drm->worker_lock, NULL);
 	atomic_init(&drm->worker, NULL);
 	pthread_mutex_init(&drm->fence_lock, NULL);
@@ -374,68 +371,11 @@ static void drm_device_fini(struct accel_device *dev)
 	drm_worker_destroy(atomic_load_explicit(&drm->worker,
 						memory_order_acquire));
 	drm_fence_fini(drm);
-	/* Every buffer held a device reference: no handle is left. */
-	free(drm->handles);
-	pthread_mutex_destroy(&drm->handles_lock);
+	gem_device_fini(&drm->gem);
 	pthread_mutex_destroy(&drm->worker_lock);
-	accel_context_close(dev->ctx, drm->fd);
+	accel_context_close(dev->ctx, drm->gem.fd);
 	free(drm);
 	dev->backend_data = NULL;
-}
-
-/* Under handles_lock. */
-static struct drm_handle_ref *handle_find(struct drm_device *drm,
-					  uint32_t handle)
-{
-	size_t i;
-
-	for (i = 0; i < drm->n_handles; i++)
-		if (drm->handles[i].handle == handle)
-			return &drm->handles[i];
-	return NULL;
-}
-
-/*
- * Called with handles_lock held, right after the ioctl that gave the
- * handle: a concurrent drm_handle_put() cannot close it in between.
- */
-int drm_handle_get(struct drm_device *drm, uint32_t handle)
-{
-	struct drm_handle_ref *ref = handle_find(drm, handle);
-
-	if (ref) {
-		ref->count++;
-		return 0;
-	}
-	if (drm->n_handles == drm->cap_handles) {
-		size_t cap = drm->cap_handles ? drm->cap_handles * 2 : 16;
-		struct drm_handle_ref *v;
-
-		v = realloc(drm->handles, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		drm->handles = v;
-		drm->cap_handles = cap;
-	}
-	drm->handles[drm->n_handles++] = (struct drm_handle_ref){
-		.handle = handle,
-		.count = 1,
-	};
-	return 0;
-}
-
-/* Called with handles_lock held (see drm_handle_get). */
-void drm_handle_put(struct drm_device *drm, uint32_t handle)
-{
-	struct drm_handle_ref *ref = handle_find(drm, handle);
-	struct drm_gem_close arg = { .handle = handle };
-
-	/* Unknown: a handle that never made it into the table. */
-	if (ref && --ref->count > 0)
-		return;
-	if (ref)
-		*ref = drm->handles[--drm->n_handles];
-	accel_ioctl(drm->fd, DRM_IOCTL_GEM_CLOSE, &arg);
 }
 
 const struct accel_backend_ops accel_drm_backend = {

@@ -49,7 +49,7 @@ static void bo_destroy(struct drm_device *drm, struct drm_fence_bo *bo)
 
 	close(bo->dmabuf);
 	/* Private handles: never in the shared handle table. */
-	accel_ioctl(drm->fd, DRM_IOCTL_GEM_CLOSE, &arg);
+	accel_ioctl(drm->gem.fd, DRM_IOCTL_GEM_CLOSE, &arg);
 	free(bo);
 }
 
@@ -68,16 +68,16 @@ static int bo_new(struct drm_device *drm, struct drm_fence_bo **ret)
 	bo = calloc(1, sizeof(*bo));
 	if (!bo)
 		return -ENOMEM;
-	r = accel_ioctl(drm->fd, DRM_IOCTL_MODE_CREATE_DUMB, &create);
+	r = accel_ioctl(drm->gem.fd, DRM_IOCTL_MODE_CREATE_DUMB, &create);
 	if (r < 0) {
 		free(bo);
 		return r;
 	}
 	prime.handle = create.handle;
-	r = accel_ioctl(drm->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &prime);
+	r = accel_ioctl(drm->gem.fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &prime);
 	if (r < 0) {
 		gem_close.handle = create.handle;
-		accel_ioctl(drm->fd, DRM_IOCTL_GEM_CLOSE, &gem_close);
+		accel_ioctl(drm->gem.fd, DRM_IOCTL_GEM_CLOSE, &gem_close);
 		free(bo);
 		return r;
 	}
@@ -129,7 +129,7 @@ static int vgem_attach(struct drm_device *drm, struct drm_fence_bo *bo,
 	};
 	int r;
 
-	r = accel_ioctl(drm->fd, DRM_IOCTL_VGEM_FENCE_ATTACH, &arg);
+	r = accel_ioctl(drm->gem.fd, DRM_IOCTL_VGEM_FENCE_ATTACH, &arg);
 	if (r < 0)
 		return r;
 	*ret_fence = arg.out_fence;
@@ -140,7 +140,7 @@ static int vgem_signal(struct drm_device *drm, uint32_t fence)
 {
 	struct drm_vgem_fence_signal arg = { .fence = fence };
 
-	return accel_ioctl(drm->fd, DRM_IOCTL_VGEM_FENCE_SIGNAL, &arg);
+	return accel_ioctl(drm->gem.fd, DRM_IOCTL_VGEM_FENCE_SIGNAL, &arg);
 }
 
 static void export_done(struct accel_fence_waiter *w, int status)

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backends/gem/gem.h"
+
 struct accel_buffer;
 struct accel_cmd;
 struct accel_device;
@@ -22,27 +24,11 @@ struct accel_queue;
 
 /* ---- device (drm-device.c) ---- */
 
-/* A GEM handle and how many buffers of this device use it. */
-struct drm_handle_ref {
-	uint32_t handle;
-	uint32_t count;
-};
-
 struct drm_worker;
 
 struct drm_device {
-	int fd;                       /* the primary (card) node */
-	uint32_t prime_caps;          /* DRM_PRIME_CAP_* */
-
-	/*
-	 * GEM handles are per open file and not refcounted by the kernel:
-	 * importing a dma-buf this file already knows (twice the same fd,
-	 * or our own export) returns the same handle, and one GEM_CLOSE
-	 * would pull it from under every buffer using it.
-	 */
-	pthread_mutex_t handles_lock;
-	struct drm_handle_ref *handles;
-	size_t n_handles, cap_handles;
+	/* The primary (card) node and its GEM handle table. */
+	struct gem_device gem;
 
 	/* Transfers run here; started on first use. */
 	pthread_mutex_t worker_lock;
@@ -53,17 +39,6 @@ struct drm_device {
 	struct drm_fence_bo *fence_pool;
 	unsigned fence_pool_len;
 };
-
-/*
- * One more user of @handle (the first one adds it). Hold handles_lock
- * from the ioctl that gave the handle until this returns.
- */
-int drm_handle_get(struct drm_device *drm, uint32_t handle);
-/*
- * One user less; GEM_CLOSE when it was the last (or the handle is not in
- * the table). Under handles_lock.
- */
-void drm_handle_put(struct drm_device *drm, uint32_t handle);
 
 /* ---- buffers (drm-buffer.c) ---- */
 
