@@ -126,7 +126,7 @@ static void read_wait(struct accel_queue *q, struct accel_buffer *buf,
 
 static uint32_t handle_of(struct accel_buffer *buf)
 {
-	return ((struct drm_buffer *)accel_buffer_root(buf)->backend_data)
+	return ((struct gem_buffer *)accel_buffer_root(buf)->backend_data)
 		->handle;
 }
 

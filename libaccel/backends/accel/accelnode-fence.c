@@ -12,8 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <xf86drm.h>
-
 #include "backend.h"
 #include "accelnode-private.h"
 
@@ -21,13 +19,13 @@
 static int signalled_sync_file(int fd, int *ret_fd)
 {
 	uint32_t h;
-	int r = 0;
+	int r;
 
-	if (drmSyncobjCreate(fd, DRM_SYNCOBJ_CREATE_SIGNALED, &h))
-		return errno > 0 ? -errno : -EIO;
-	if (drmSyncobjExportSyncFile(fd, h, ret_fd))
-		r = errno > 0 ? -errno : -EIO;
-	drmSyncobjDestroy(fd, h);
+	r = gem_syncobj_create(fd, DRM_SYNCOBJ_CREATE_SIGNALED, &h);
+	if (r < 0)
+		return r;
+	r = gem_syncobj_export_sync_file(fd, h, ret_fd);
+	gem_syncobj_destroy(fd, h);
 	return r;
 }
 

@@ -89,13 +89,7 @@ struct accelnode_device {
 
 /* ---- buffers (accelnode-buffer.c) ---- */
 
-struct accelnode_buffer {
-	uint32_t handle;
-	uint64_t mmap_offset;         /* for own buffers, else unused */
-	void *map;                    /* whole-object mapping or NULL */
-	size_t map_len;
-};
-
+/* buf->backend_data: a struct gem_buffer. */
 int accelnode_buffer_alloc(struct accel_buffer *buf);
 void accelnode_buffer_free(struct accel_buffer *buf);
 int accelnode_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,

@@ -25,8 +25,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <xf86drm.h>
-
 #include "backend.h"
 #include "accelnode-private.h"
 #include "platform/thread.h"
@@ -169,8 +167,8 @@ static int engine_new(int fd, struct accelnode_engine **ret)
 	if (!e)
 		return -ENOMEM;
 	e->fd = fd;
-	if (drmSyncobjCreate(fd, 0, &e->syncobj)) {
-		r = errno > 0 ? -errno : -EIO;
+	r = gem_syncobj_create(fd, 0, &e->syncobj);
+	if (r < 0) {
 		free(e);
 		return r;
 	}
@@ -178,7 +176,7 @@ static int engine_new(int fd, struct accelnode_engine **ret)
 	pthread_cond_init(&e->wake, NULL);
 	r = accel_thread_start(&e->thread, "accel-node", NULL, engine_main, e);
 	if (r < 0) {
-		drmSyncobjDestroy(fd, e->syncobj);
+		gem_syncobj_destroy(fd, e->syncobj);
 		engine_free(e);
 		return r;
 	}
@@ -197,10 +195,10 @@ void accelnode_engine_destroy(struct accelnode_engine *e)
 	 * even when the thread lives on a little (destroyed from itself).
 	 * Every command has completed, so no submit uses the syncobjs.
 	 */
-	drmSyncobjDestroy(e->fd, e->syncobj);
+	gem_syncobj_destroy(e->fd, e->syncobj);
 	for (i = 0; i < ARRAY_SIZE(e->in_syncobjs); i++)
 		if (e->in_syncobjs[i])
-			drmSyncobjDestroy(e->fd, e->in_syncobjs[i]);
+			gem_syncobj_destroy(e->fd, e->in_syncobjs[i]);
 	pthread_mutex_lock(&e->lock);
 	e->stop = true;
 	pthread_cond_signal(&e->wake);
@@ -288,24 +286,23 @@ static int build_job(struct accelnode_device *an, struct accel_cmd *cmd,
 	return 0;
 }
 
-static int syncobj_errno(void)
-{
-	return errno > 0 ? -errno : -EIO;
-}
-
 /* The command's in-fences into the engine's in-syncobjs (under e->lock). */
 static int import_in_syncs(int fd, struct accelnode_engine *e,
 			   struct accel_cmd *cmd)
 {
 	uint32_t i;
+	int r;
 
 	for (i = 0; i < cmd->n_in_sync; i++) {
-		if (!e->in_syncobjs[i] &&
-		    drmSyncobjCreate(fd, 0, &e->in_syncobjs[i]))
-			return syncobj_errno();
-		if (drmSyncobjImportSyncFile(fd, e->in_syncobjs[i],
-					     cmd->in_sync_fds[i]))
-			return syncobj_errno();
+		if (!e->in_syncobjs[i]) {
+			r = gem_syncobj_create(fd, 0, &e->in_syncobjs[i]);
+			if (r < 0)
+				return r;
+		}
+		r = gem_syncobj_import_sync_file(fd, e->in_syncobjs[i],
+						 cmd->in_sync_fds[i]);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
@@ -332,9 +329,9 @@ static int submit_job(struct accelnode_device *an,
 	/* The job holds its in-fences now: ours can go. */
 	accel_cmd_close_in_syncs(cmd);
 	if (n_in)
-		drmSyncobjReset(an->gem.fd, e->in_syncobjs, n_in);
-	if (r == 0 && drmSyncobjExportSyncFile(an->gem.fd, e->syncobj, &fd))
-		r = syncobj_errno();
+		gem_syncobj_reset(an->gem.fd, e->in_syncobjs, n_in);
+	if (r == 0)
+		r = gem_syncobj_export_sync_file(an->gem.fd, e->syncobj, &fd);
 	if (r == 0) {
 		set_sync_fd(cmd, fd);
 		/* Pending and without one: the fence keeps @fd open. */

@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * DRM buffers: dumb buffers mapped through the card node, dma-bufs
- * shared with PRIME. GEM handles go through the device's handle table
- * (backends/gem/), since the kernel does not count their users.
+ * shared with PRIME. Handles, mappings and PRIME are the GEM layer's
+ * (backends/gem/); what is the DRM backend's is the dumb buffer.
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "backend.h"
 #include "drm-private.h"
@@ -24,13 +21,6 @@
  * what gets mapped.
  */
 #define DUMB_WIDTH 4096u
-
-static size_t page_size(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-
-	return page > 0 ? (size_t)page : 4096;
-}
 
 static struct drm_device *buf_drm(struct accel_buffer *buf)
 {
@@ -48,6 +38,7 @@ static int create_dumb_ioctl(int fd, void *arg, uint32_t *ret_handle)
 	return r;
 }
 
+/* A dumb buffer of at least @size bytes, its handle counted. */
 static int create_dumb(struct drm_device *drm, uint64_t size,
 		       struct drm_mode_create_dumb *ret)
 {
@@ -75,8 +66,7 @@ int drm_buffer_alloc(struct accel_buffer *buf)
 	struct drm_device *drm = buf_drm(buf);
 	struct drm_mode_create_dumb create;
 	struct drm_mode_map_dumb map = { 0 };
-	struct drm_buffer *b;
-	void *p;
+	struct gem_buffer *b;
 	int r;
 
 	b = calloc(1, sizeof(*b));
@@ -89,124 +79,36 @@ int drm_buffer_alloc(struct accel_buffer *buf)
 		free(b);
 		return r;
 	}
-	if (create.size < buf->size || create.size > SIZE_MAX) {
-		r = -EIO; /* the driver broke the rules */
-		goto fail;
-	}
-
+	b->handle = create.handle;
 	map.handle = create.handle;
 	r = accel_ioctl(drm->gem.fd, DRM_IOCTL_MODE_MAP_DUMB, &map);
-	if (r < 0)
-		goto fail;
-	p = mmap(NULL, (size_t)create.size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 drm->gem.fd, (off_t)map.offset);
-	if (p == MAP_FAILED) {
-		r = -errno;
-		goto fail;
+	/* Always mapped: transfers run on the CPU through the mapping. */
+	if (r == 0)
+		r = gem_buffer_map_node(&drm->gem, buf, b, map.offset,
+					create.size, true);
+	if (r < 0) {
+		log_dbg(buf->dev->ctx, "mapping a %llu-byte dumb buffer: %s\n",
+			(unsigned long long)create.size, strerror(-r));
+		gem_buffer_discard(&drm->gem, b);
+		return r;
 	}
-
-	b->handle = create.handle;
-	b->map = p;
-	b->map_len = (size_t)create.size;
-	buf->host_ptr = p;
 	buf->backend_data = b;
 	return 0;
-
-fail:
-	log_dbg(buf->dev->ctx, "mapping a %llu-byte dumb buffer: %s\n",
-		(unsigned long long)create.size, strerror(-r));
-	gem_handle_put(&drm->gem, create.handle);
-	free(b);
-	return r;
 }
 
 void drm_buffer_free(struct accel_buffer *buf)
 {
-	struct drm_buffer *b = buf->backend_data;
-
-	if (!b)
-		return;
-	if (b->map)
-		munmap(b->map, b->map_len);
-	gem_handle_put(&buf_drm(buf)->gem, b->handle);
-	free(b);
-	buf->backend_data = NULL;
-	buf->host_ptr = NULL;
+	gem_buffer_free(&buf_drm(buf)->gem, buf);
 }
 
 int drm_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
 			     uint64_t size, int *ret_fd)
 {
-	struct drm_device *drm = buf_drm(buf);
-	struct drm_buffer *b = buf->backend_data;
-
-	if (!(drm->gem.prime_caps & DRM_PRIME_CAP_EXPORT))
-		return -EOPNOTSUPP;
-	/* PRIME exports whole GEM objects only. */
-	if (offset != 0 || size != buf->size)
-		return -EOPNOTSUPP;
-	return gem_prime_handle_to_fd(drm->gem.fd, b->handle,
-				      O_CLOEXEC | O_RDWR, ret_fd);
+	return gem_buffer_export(&buf_drm(buf)->gem, buf, offset, size, ret_fd);
 }
 
 int drm_buffer_import_dmabuf(struct accel_buffer *buf)
 {
-	struct drm_device *drm = buf_drm(buf);
-	int fd = buf->dmabuf_fd, fl, prot = PROT_READ, r;
-	bool writable;
-	struct drm_buffer *b;
-	size_t len;
-	uint32_t handle;
-	void *p;
-
-	if (!(drm->gem.prime_caps & DRM_PRIME_CAP_IMPORT))
-		return -EOPNOTSUPP;
-	if (buf->size > SIZE_MAX - page_size())
-		return -E2BIG;
-	fl = fcntl(fd, F_GETFL);
-	if (fl < 0)
-		return -errno;
-	writable = (fl & O_ACCMODE) == O_RDWR &&
-		   !(buf->flags & ACCEL_BUFFER_READ_ONLY);
-
-	b = calloc(1, sizeof(*b));
-	if (!b)
-		return -ENOMEM;
-
-	/*
-	 * The device must know the buffer as a GEM object. Importing a
-	 * dma-buf this file already has (twice, or one of our own exports)
-	 * gives the handle it already has: hence the table.
-	 */
-	r = gem_handle_import(&drm->gem, fd, &handle);
-	if (r < 0) {
-		log_dbg(buf->dev->ctx, "DRM_IOCTL_PRIME_FD_TO_HANDLE: %s\n",
-			strerror(-r));
-		free(b);
-		return r;
-	}
-	b->handle = handle;
-
-	/*
-	 * Map through the dma-buf itself: it works whoever exported it, and
-	 * its mmap is what DMA_BUF_IOCTL_SYNC brackets.
-	 */
-	len = (buf->size + page_size() - 1) & ~(page_size() - 1);
-	if (writable)
-		prot |= PROT_WRITE;
-	p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED) {
-		r = -errno;
-		log_dbg(buf->dev->ctx, "mmap of a %llu-byte dma-buf: %s\n",
-			(unsigned long long)buf->size, strerror(-r));
-		gem_handle_put(&drm->gem, handle);
-		free(b);
-		return r;
-	}
-	b->map = p;
-	b->map_len = len;
-	buf->host_ptr = p;
-	buf->readonly_mapping = !writable;
-	buf->backend_data = b;
-	return 0;
+	/* Always mapped, like own buffers. */
+	return gem_buffer_import(&buf_drm(buf)->gem, buf, true);
 }

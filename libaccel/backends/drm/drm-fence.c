@@ -19,8 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <xf86drm.h>
-
 #include "backend.h"
 #include "drm-private.h"
 #include "uapi/drm/vgem_drm.h"
@@ -45,11 +43,9 @@ struct export_waiter {
 
 static void bo_destroy(struct drm_device *drm, struct drm_fence_bo *bo)
 {
-	struct drm_gem_close arg = { .handle = bo->handle };
-
 	close(bo->dmabuf);
 	/* Private handles: never in the shared handle table. */
-	accel_ioctl(drm->gem.fd, DRM_IOCTL_GEM_CLOSE, &arg);
+	gem_close(drm->gem.fd, bo->handle);
 	free(bo);
 }
 
@@ -60,8 +56,6 @@ static int bo_new(struct drm_device *drm, struct drm_fence_bo **ret)
 		.height = 1,
 		.bpp = 8,
 	};
-	struct drm_prime_handle prime = { .flags = DRM_CLOEXEC | DRM_RDWR };
-	struct drm_gem_close gem_close = { 0 };
 	struct drm_fence_bo *bo;
 	int r;
 
@@ -73,16 +67,14 @@ static int bo_new(struct drm_device *drm, struct drm_fence_bo **ret)
 		free(bo);
 		return r;
 	}
-	prime.handle = create.handle;
-	r = accel_ioctl(drm->gem.fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &prime);
+	r = gem_prime_handle_to_fd(drm->gem.fd, create.handle,
+				   O_CLOEXEC | O_RDWR, &bo->dmabuf);
 	if (r < 0) {
-		gem_close.handle = create.handle;
-		accel_ioctl(drm->gem.fd, DRM_IOCTL_GEM_CLOSE, &gem_close);
+		gem_close(drm->gem.fd, create.handle);
 		free(bo);
 		return r;
 	}
 	bo->handle = create.handle;
-	bo->dmabuf = prime.fd;
 	*ret = bo;
 	return 0;
 }

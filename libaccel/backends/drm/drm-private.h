@@ -42,13 +42,7 @@ struct drm_device {
 
 /* ---- buffers (drm-buffer.c) ---- */
 
-/* buf->backend_data */
-struct drm_buffer {
-	uint32_t handle;
-	void *map;
-	size_t map_len;
-};
-
+/* buf->backend_data: a struct gem_buffer. */
 int drm_buffer_alloc(struct accel_buffer *buf);
 void drm_buffer_free(struct accel_buffer *buf);
 int drm_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,

@@ -58,4 +58,48 @@ int gem_prime_handle_to_fd(int fd, uint32_t handle, uint32_t flags,
 			   int *ret_fd);
 int gem_close(int fd, uint32_t handle);
 
+/* ---- syncobjs (gem-syncobj.c) ---- */
+
+int gem_syncobj_create(int fd, uint32_t flags, uint32_t *ret_handle);
+int gem_syncobj_destroy(int fd, uint32_t handle);
+int gem_syncobj_reset(int fd, const uint32_t *handles, uint32_t n);
+/* The fence the syncobj holds now, as a new sync_file (O_CLOEXEC). */
+int gem_syncobj_export_sync_file(int fd, uint32_t handle, int *ret_fd);
+/* Replace the syncobj's fence by @sync_fd's (not taken over). */
+int gem_syncobj_import_sync_file(int fd, uint32_t handle, int sync_fd);
+
+/* ---- buffers (gem-buffer.c) ---- */
+
+struct accel_buffer;
+
+/* buf->backend_data of both backends. */
+struct gem_buffer {
+	uint32_t handle;              /* counted in the handle table */
+	void *map;                    /* whole-object mapping or NULL */
+	size_t map_len;
+};
+
+/*
+ * An own object of @size bytes (the kernel's word; less than buf->size
+ * is -EIO), @b->handle counted already: if @map, map it through the node
+ * at @mmap_offset as buf->host_ptr.
+ */
+int gem_buffer_map_node(struct gem_device *g, struct accel_buffer *buf,
+			struct gem_buffer *b, uint64_t mmap_offset,
+			uint64_t size, bool map);
+/* Unmap, put the handle and free @b (a buffer that is not set up). */
+void gem_buffer_discard(struct gem_device *g, struct gem_buffer *b);
+/* The backend op buffer_free, for buf->backend_data a gem_buffer. */
+void gem_buffer_free(struct gem_device *g, struct accel_buffer *buf);
+/* PRIME export of the whole object; -EOPNOTSUPP for a part of it. */
+int gem_buffer_export(struct gem_device *g, struct accel_buffer *buf,
+		      uint64_t offset, uint64_t size, int *ret_fd);
+/*
+ * buf->dmabuf_fd as a GEM object of @g; if @map, mapped through the
+ * dma-buf (read-only unless the fd and the buffer's flags allow writes).
+ * Sets buf->backend_data.
+ */
+int gem_buffer_import(struct gem_device *g, struct accel_buffer *buf,
+		      bool map);
+
 #endif /* LIBACCEL_GEM_H */
