@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for the program binary parser (binary.c). The input's
- * checksum is fixed up first, so that mutations reach the structure
- * behind it. Whatever parses must serialise back to the same bytes.
+ * libFuzzer target for the program binary parser (cache/binary.c). The
+ * input's checksum is fixed up first, so that mutations reach the
+ * structure behind it. Whatever parses must serialise back to the same bytes.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -21,9 +21,10 @@ if ! "$clang" $flags "$tmp/probe.c" -o "$tmp/probe" 2> "$tmp/probe.log"; then
 	exit 77
 fi
 "$clang" $flags -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror \
-	-I"$src/compiler-stub" -I"$src/include" -I"$build/include" \
-	"$src/compiler-stub/fuzz/fuzz-binary.c" "$src/compiler-stub/binary.c" \
-	"$src/compiler-stub/sha256.c" -lcrypto -o "$tmp/fuzz" || exit 1
+	-I"$src/compiler-stub" -I"$src/compiler-stub/cache" -I"$src/include" \
+	-I"$build/include" "$src/compiler-stub/fuzz/fuzz-binary.c" \
+	"$src/compiler-stub/cache/binary.c" "$src/compiler-stub/cache/sha256.c" \
+	-lcrypto -o "$tmp/fuzz" || exit 1
 
 # seeds: real containers with every kind of argument and attribute
 mkdir -p "$tmp/seeds" "$tmp/corpus"

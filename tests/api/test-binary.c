@@ -16,7 +16,7 @@
 
 #include "test-common.h"
 
-/* The container's layout (compiler-stub/binary.h): the checksummed body
+/* The container's layout (compiler-stub/cache/binary.h): the checksummed body
  * starts after magic, format, ABI version and the SHA-256. */
 #define BODY 48
 

@@ -2,7 +2,7 @@
 /*
  * Private arrays that live across a barrier and are too big for the
  * worker's stack go into per-work-item context arrays on the heap
- * (compiler-stub/wg-context.c); their accesses keep the alignment of the
+ * (compiler-stub/lower/wg-context.c); their accesses keep the alignment of the
  * variable's type. CLBlast's TransposeMatrixFast with the parameters of
  * its Intel CPU database entry (TRA_DIM 4, TRA_WPT 8: float8 vpm[8] and
  * results[8], 512 bytes a work-item) stores them with vmovaps, which

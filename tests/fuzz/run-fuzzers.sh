@@ -66,8 +66,9 @@ fi
 
 # ---- the instrumented tree ---------------------------------------------------
 #
-# -Wno-error=string-concatenation: clang flags compiler-stub/options.c's
-# deliberate "a," "b" concatenation; the warnings gate is the plain build.
+# -Wno-error=string-concatenation: clang flags the deliberate "a," "b"
+# concatenation in compiler-stub/frontend/options.c; the warnings gate is the
+# plain build.
 
 echo "fuzz: building $build"
 if ! CC=$clang cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
