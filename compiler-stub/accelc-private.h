@@ -96,9 +96,6 @@ int accelc_safe_division(LLVMModuleRef mod);
 /* Flag kernels that reach a barrier; sets st->needs_fibers. */
 int accelc_find_barriers(struct lower_state *st);
 
-/* Generate the work-group functions and lower work-item builtins. */
-int accelc_lower(struct lower_state *st);
-
 /* What the lowering of one wrapper needs at hand. */
 struct wrapper {
 	struct kernel_desc *k;
@@ -117,7 +114,7 @@ struct wrapper {
 	uint64_t local_size;
 };
 
-/* One accelc_lower() run: its builder, common types and wrappers. */
+/* The lowering passes' builder, common types and wrappers (pipeline.h). */
 struct lower {
 	struct lower_state *st;
 	LLVMBuilderRef b;

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* accelc_compile(): the pipeline, and the result object. */
+/*
+ * accelc_compile(): source to container; run_llvm() sets up the table of
+ * passes (passes.c) and holds its codegen passes.
+ */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +18,7 @@
 
 #include "binary.h"
 #include "job.h"
+#include "pipeline.h"
 
 static int rm_entry(const char *path, const struct stat *st, int type,
 		    struct FTW *ftw)
@@ -204,111 +208,174 @@ static uint64_t global_bytes(LLVMModuleRef mod, LLVMTargetDataRef td)
 	return n;
 }
 
-static int run_llvm(struct job *j)
-{
-	struct lower_state st = { .log = j->log };
-	struct accelc_stack ss = { .log = j->log, .measure = j->measure_stack };
-	LLVMMemoryBufferRef mb = NULL, out = NULL;
-	LLVMTargetMachineRef tm = NULL;
-	char *err = NULL;
-	bool opt = !j->bo.opt_disable;
-	int r;
+/* --- the codegen passes (passes.c has them in order) --- */
 
-	st.ctx = LLVMContextCreate();
-	if (!st.ctx)
-		return -ENOMEM;
-	LLVMContextSetDiagnosticHandler(st.ctx, accelc_diag_handler, j->log);
-	if (LLVMCreateMemoryBufferWithContentsOfFile(j->bc, &mb, &err)) {
+int accelc_pass_parse(struct accelc_pass_ctx *c)
+{
+	struct job *j = c->j;
+	char *err = NULL;
+
+	if (LLVMCreateMemoryBufferWithContentsOfFile(j->bc, &c->mb, &err)) {
 		strbuf_printf(j->log, "error: %s\n", err);
 		LLVMDisposeMessage(err);
-		r = -EIO;
-		goto out;
+		return -EIO;
 	}
-	if (LLVMParseBitcodeInContext2(st.ctx, mb, &st.mod)) {
+	if (LLVMParseBitcodeInContext2(c->st.ctx, c->mb, &c->st.mod)) {
 		strbuf_printf(j->log, "error: cannot read clang's bitcode\n");
-		r = -EIO;
-		goto out;
+		return -EIO;
 	}
-	st.td = LLVMGetModuleDataLayout(st.mod);
-	j->global_size = global_bytes(st.mod, st.td);
-	r = accelc_read_kernels(&st);
+	c->st.td = LLVMGetModuleDataLayout(c->st.mod);
+	return 0;
+}
+
+int accelc_pass_global_size(struct accelc_pass_ctx *c)
+{
+	c->j->global_size = global_bytes(c->st.mod, c->st.td);
+	return 0;
+}
+
+int accelc_pass_read_kernels(struct accelc_pass_ctx *c)
+{
+	return accelc_read_kernels(&c->st);
+}
+
+int accelc_pass_check_recursion(struct accelc_pass_ctx *c)
+{
+	return accelc_check_recursion(c->st.mod, c->j->log);
+}
+
+int accelc_pass_link_builtins(struct accelc_pass_ctx *c)
+{
+	return accelc_link_builtins(c->st.mod, false, c->j->log);
+}
+
+int accelc_pass_safe_division(struct accelc_pass_ctx *c)
+{
+	return accelc_safe_division(c->st.mod);
+}
+
+int accelc_pass_find_barriers(struct accelc_pass_ctx *c)
+{
+	return accelc_find_barriers(&c->st);
+}
+
+bool accelc_pass_want_fibers(const struct accelc_pass_ctx *c)
+{
+	return c->st.needs_fibers;
+}
+
+int accelc_pass_link_fiber_rt(struct accelc_pass_ctx *c)
+{
+	return accelc_link_builtins(c->st.mod, true, c->j->log);
+}
+
+int accelc_pass_target_machine(struct accelc_pass_ctx *c)
+{
+	struct job *j = c->j;
+
+	return accelc_create_tm(j->cpu, j->features, c->st.opt, &c->tm,
+				j->log);
+}
+
+int accelc_pass_optimise(struct accelc_pass_ctx *c)
+{
+	struct job *j = c->j;
+
+	return accelc_optimize(c->st.mod, c->tm, j->cpu, j->features,
+			       c->st.opt, j->bo.fast_math, j->log);
+}
+
+int accelc_pass_streaming_finish(struct accelc_pass_ctx *c)
+{
+	accelc_streaming_finish(&c->st);
+	return 0;
+}
+
+bool accelc_pass_want_ir(const struct accelc_pass_ctx *c)
+{
+	return c->j->o.flags & ACCELC_FLAG_KEEP_IR;
+}
+
+int accelc_pass_keep_ir(struct accelc_pass_ctx *c)
+{
+	c->j->res->ir = LLVMPrintModuleToString(c->st.mod);
+	return c->j->res->ir ? 0 : -ENOMEM;
+}
+
+int accelc_pass_stack_prepare(struct accelc_pass_ctx *c)
+{
+	accelc_stack_prepare(c->st.mod, &c->ss);
+	return 0;
+}
+
+bool accelc_pass_want_asm(const struct accelc_pass_ctx *c)
+{
+	return c->j->o.flags & ACCELC_FLAG_KEEP_ASM;
+}
+
+int accelc_pass_emit_asm(struct accelc_pass_ctx *c)
+{
+	LLVMMemoryBufferRef out = NULL;
+	int r;
+
+	r = accelc_emit(c->st.mod, c->tm, LLVMAssemblyFile, &out, c->j->log);
 	if (r)
-		goto out;
-	r = accelc_check_recursion(st.mod, j->log);
+		return r;
+	c->j->res->asm_text = mem_to_str(out);
+	LLVMDisposeMemoryBuffer(out);
+	return c->j->res->asm_text ? 0 : -ENOMEM;
+}
+
+int accelc_pass_emit_object(struct accelc_pass_ctx *c)
+{
+	LLVMMemoryBufferRef out = NULL;
+	int r;
+
+	r = accelc_emit(c->st.mod, c->tm, LLVMObjectFile, &out, c->j->log);
 	if (r)
-		goto out;
-	r = accelc_link_builtins(st.mod, false, j->log);
-	if (r)
-		goto out;
-	r = accelc_safe_division(st.mod);
-	if (r)
-		goto out;
-	r = accelc_find_barriers(&st);
-	if (r)
-		goto out;
-	if (st.needs_fibers) {
-		r = accelc_link_builtins(st.mod, true, j->log);
-		if (r)
-			goto out;
-	}
-	st.opt = opt;
-	r = accelc_lower(&st);
-	if (r)
-		goto out;
-	r = accelc_create_tm(j->cpu, j->features, opt, &tm, j->log);
-	if (r)
-		goto out;
-	r = accelc_optimize(st.mod, tm, j->cpu, j->features, opt,
-			    j->bo.fast_math, j->log);
-	if (r)
-		goto out;
-	accelc_streaming_finish(&st);
-	if (j->o.flags & ACCELC_FLAG_KEEP_IR) {
-		j->res->ir = LLVMPrintModuleToString(st.mod);
-		if (!j->res->ir) {
-			r = -ENOMEM;
-			goto out;
-		}
-	}
-	accelc_stack_prepare(st.mod, &ss);
-	if (j->o.flags & ACCELC_FLAG_KEEP_ASM) {
-		r = accelc_emit(st.mod, tm, LLVMAssemblyFile, &out, j->log);
-		if (r)
-			goto out;
-		j->res->asm_text = mem_to_str(out);
-		LLVMDisposeMemoryBuffer(out);
-		out = NULL;
-		if (!j->res->asm_text) {
-			r = -ENOMEM;
-			goto out;
-		}
-	}
-	r = accelc_emit(st.mod, tm, LLVMObjectFile, &out, j->log);
-	if (r)
-		goto out;
-	r = accelc_write_file(j->obj, LLVMGetBufferStart(out),
+		return r;
+	r = accelc_write_file(c->j->obj, LLVMGetBufferStart(out),
 			      LLVMGetBufferSize(out));
-	if (r)
-		goto out;
-	r = job_stack_sizes(j, &st, &ss, tm);
-	if (r)
-		goto out;
-	j->kernels = st.kernels;
-	j->n_kernels = st.n_kernels;
-	st.kernels = NULL;
-out:
-	accelc_stack_free(&ss);
-	accelc_free_kernels(st.kernels, st.n_kernels);
-	if (out)
-		LLVMDisposeMemoryBuffer(out);
-	if (tm)
-		LLVMDisposeTargetMachine(tm);
-	if (st.mod)
-		LLVMDisposeModule(st.mod);
+	LLVMDisposeMemoryBuffer(out);
+	return r;
+}
+
+int accelc_pass_stack_sizes(struct accelc_pass_ctx *c)
+{
+	return job_stack_sizes(c->j, &c->st, &c->ss, c->tm);
+}
+
+/* The bitcode at j->bc to the object at j->obj: the table of passes. */
+static int run_llvm(struct job *j)
+{
+	struct accelc_pass_ctx c = {
+		.j = j,
+		.st = { .log = j->log, .opt = !j->bo.opt_disable },
+		.ss = { .log = j->log, .measure = j->measure_stack },
+	};
+	int r;
+
+	c.st.ctx = LLVMContextCreate();
+	if (!c.st.ctx)
+		return -ENOMEM;
+	LLVMContextSetDiagnosticHandler(c.st.ctx, accelc_diag_handler, j->log);
+	r = accelc_run_pipeline(&c);
+	if (r == 0) {
+		j->kernels = c.st.kernels;
+		j->n_kernels = c.st.n_kernels;
+		c.st.kernels = NULL;
+	}
+	accelc_lower_free(&c);
+	accelc_stack_free(&c.ss);
+	accelc_free_kernels(c.st.kernels, c.st.n_kernels);
+	if (c.tm)
+		LLVMDisposeTargetMachine(c.tm);
+	if (c.st.mod)
+		LLVMDisposeModule(c.st.mod);
 	/* LLVMParseBitcodeInContext2 does not take the buffer */
-	if (mb)
-		LLVMDisposeMemoryBuffer(mb);
-	LLVMContextDispose(st.ctx);
+	if (c.mb)
+		LLVMDisposeMemoryBuffer(c.mb);
+	LLVMContextDispose(c.st.ctx);
 	return r;
 }
 

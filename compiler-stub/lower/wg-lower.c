@@ -18,8 +18,9 @@
  * ctx->local_mem, else threads running different work-groups would share
  * them.
  *
- * This file builds the wrappers and runs the passes; wg-builtins.c
- * replaces the builtins inside them and relocates the __local variables.
+ * This file builds the wrappers and holds the lowering passes of the
+ * table (passes.c); wg-builtins.c replaces the builtins inside the
+ * wrappers and relocates the __local variables.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -36,6 +37,7 @@
 #include <libaccel/accel-wg.h>
 
 #include "accelc-private.h"
+#include "pipeline.h"
 #include "wg-regions.h"
 
 static LLVMValueRef ctx_u64(struct lower *l, LLVMValueRef ctx, size_t off,
@@ -525,159 +527,249 @@ static int verify(struct lower_state *st)
 	return r;
 }
 
-int accelc_lower(struct lower_state *st)
-{
-	struct lower l = { .st = st };
-	struct wrapper *ws = calloc(st->n_kernels ? st->n_kernels : 1,
-				    sizeof(*ws));
-	/* kernels with barriers run as regions, rg[i] != NULL, or fibers */
-	struct regions **rg = calloc(st->n_kernels ? st->n_kernels : 1,
-				     sizeof(*rg));
-	/* run by build_loop_wrapper()'s loops alone */
-	bool *plain = calloc(st->n_kernels ? st->n_kernels : 1,
-			     sizeof(*plain));
-	/* has a 32-bit ids variant (wg-guards.c) */
-	bool *ids32 = calloc(st->n_kernels ? st->n_kernels : 1,
-			     sizeof(*ids32));
-	bool any_regions = false;
-	int r = 0;
+/* --- the lowering passes (passes.c has them in order) --- */
 
-	if (!ws || !rg || !plain || !ids32) {
-		free(ws);
-		free(rg);
-		free(plain);
-		free(ids32);
+static uint32_t alloc_n(const struct accelc_pass_ctx *c)
+{
+	return c->st.n_kernels ? c->st.n_kernels : 1;
+}
+
+int accelc_pass_lower_start(struct accelc_pass_ctx *c)
+{
+	struct lower_state *st = &c->st;
+
+	c->l.st = st;
+	c->ws = calloc(alloc_n(c), sizeof(*c->ws));
+	c->rg = calloc(alloc_n(c), sizeof(*c->rg));
+	c->plain = calloc(alloc_n(c), sizeof(*c->plain));
+	c->ids32 = calloc(alloc_n(c), sizeof(*c->ids32));
+	if (!c->ws || !c->rg || !c->plain || !c->ids32)
 		return -ENOMEM;
+	c->l.w = c->ws;
+	c->l.b = LLVMCreateBuilderInContext(st->ctx);
+	c->l.i8 = LLVMInt8TypeInContext(st->ctx);
+	c->l.i32 = LLVMInt32TypeInContext(st->ctx);
+	c->l.i64 = LLVMInt64TypeInContext(st->ctx);
+	c->l.ptr = LLVMPointerTypeInContext(st->ctx, 0);
+	c->l.access_group = distinct_node(st->ctx);
+	return c->l.access_group ? 0 : -EIO;
+}
+
+void accelc_lower_free(struct accelc_pass_ctx *c)
+{
+	for (uint32_t i = 0; c->ws && i < c->st.n_kernels; i++) {
+		free(c->ws[i].locals);
+		free(c->ws[i].local_ptrs);
+		if (c->rg)
+			accelc_regions_free(c->rg[i]);
 	}
-	l.w = ws;
-	l.b = LLVMCreateBuilderInContext(st->ctx);
-	l.i8 = LLVMInt8TypeInContext(st->ctx);
-	l.i32 = LLVMInt32TypeInContext(st->ctx);
-	l.i64 = LLVMInt64TypeInContext(st->ctx);
-	l.ptr = LLVMPointerTypeInContext(st->ctx, 0);
-	l.access_group = distinct_node(st->ctx);
-	if (!l.access_group) {
-		r = -EIO;
-		goto out;
-	}
-	/* SSA form for the implicit barriers' analysis */
-	for (uint32_t i = 0; i < st->n_kernels && !r; i++)
-		if (!(st->kernels[i].info.flags & ACCELC_KERNEL_HAS_BARRIERS)) {
-			r = accelc_run_passes(st, "function(sroa)");
-			break;
-		}
-	if (r)
-		goto out;
+	free(c->rg);
+	free(c->ws);
+	free(c->plain);
+	free(c->ids32);
+	if (c->l.b)
+		LLVMDisposeBuilder(c->l.b);
+	c->rg = NULL;
+	c->ws = NULL;
+	c->plain = NULL;
+	c->ids32 = NULL;
+	c->l.b = NULL;
+}
+
+bool accelc_pass_want_kernels_ssa(const struct accelc_pass_ctx *c)
+{
+	for (uint32_t i = 0; i < c->st.n_kernels; i++)
+		if (!(c->st.kernels[i].info.flags & ACCELC_KERNEL_HAS_BARRIERS))
+			return true;
+	return false;
+}
+
+/* SSA form for the implicit barriers' analysis */
+int accelc_pass_kernels_ssa(struct accelc_pass_ctx *c)
+{
+	return accelc_run_passes(&c->st, "function(sroa)");
+}
+
+/* Per kernel: its implicit barriers (wg-implicit.c), then its wrapper. */
+int accelc_pass_wrappers(struct accelc_pass_ctx *c)
+{
+	struct lower_state *st = &c->st;
+	int r;
+
 	for (uint32_t i = 0; i < st->n_kernels; i++) {
 		struct kernel_desc *k = &st->kernels[i];
 		bool implicit = false;
 
-		ws[i].k = k;
+		c->ws[i].k = k;
 		if (!(k->info.flags & ACCELC_KERNEL_HAS_BARRIERS)) {
-			r = accelc_implicit_barriers(&l, k);
+			r = accelc_implicit_barriers(&c->l, k);
 			if (r < 0)
-				goto out;
+				return r;
 			implicit = r > 0;
-			r = 0;
 		}
 		if (implicit || ((k->info.flags & ACCELC_KERNEL_HAS_BARRIERS) &&
 				 accelc_regions_fit(k))) {
-			r = accelc_regions_wrapper(&l, &ws[i], &rg[i]);
+			r = accelc_regions_wrapper(&c->l, &c->ws[i], &c->rg[i]);
 			if (r)
-				goto out;
-			any_regions = true;
+				return r;
+			c->any_regions = true;
 		} else if (k->info.flags & ACCELC_KERNEL_HAS_BARRIERS)
-			build_fiber_wrapper(&l, &ws[i]);
+			build_fiber_wrapper(&c->l, &c->ws[i]);
 		else
-			build_loop_wrapper(&l, &ws[i]);
+			build_loop_wrapper(&c->l, &c->ws[i]);
 		k->wg = LLVMGetNamedFunction(st->mod, k->info.wg_symbol);
 		/* kernels must not keep their own name: the wrapper's symbol
 		 * is derived from it and kernels calling kernels is legal */
 		LLVMSetLinkage(k->fn, LLVMInternalLinkage);
 	}
-	set_inline_attrs(&l);
-	r = verify(st);
-	if (r)
-		goto out;
-	r = accelc_run_passes(st, "always-inline");
-	if (r)
-		goto out;
-	internalize(&l);
-	r = accelc_run_passes(st, "globaldce");
-	if (r)
-		goto out;
-	/* registers, not allocas: only values that cross a barrier then
-	 * need context arrays */
-	if (any_regions)
-		r = accelc_run_passes(st, "function(sroa)");
-	for (uint32_t i = 0; i < st->n_kernels && !r; i++)
-		if (rg[i])
-			r = accelc_regions_split(&l, rg[i]);
-	if (r)
-		goto out;
-	for (uint32_t i = 0; i < st->n_kernels; i++) {
-		r = accelc_lower_builtins(&l, &ws[i]);
-		if (r)
-			goto out;
-	}
-	r = accelc_lower_printf(&l, ws, st->n_kernels);
-	if (r)
-		goto out;
-	r = accelc_lower_locals(&l, ws, st->n_kernels);
-	if (r)
-		goto out;
-	for (uint32_t i = 0; i < st->n_kernels && !r; i++)
-		if (rg[i])
-			r = accelc_regions_build(&l, rg[i]);
-	if (!r && any_regions)
-		r = verify(st);
-	for (uint32_t i = 0; i < st->n_kernels && !r; i++)
-		r = accelc_lower_generic(&l, &ws[i],
-					 rg[i] ? rg[i]->heap : NULL);
-	if (r)
-		goto out;
-	for (LLVMValueRef f = LLVMGetFirstFunction(st->mod); f;
+	return 0;
+}
+
+int accelc_pass_inline_attrs(struct accelc_pass_ctx *c)
+{
+	set_inline_attrs(&c->l);
+	return 0;
+}
+
+int accelc_pass_verify(struct accelc_pass_ctx *c)
+{
+	return verify(&c->st);
+}
+
+int accelc_pass_inline(struct accelc_pass_ctx *c)
+{
+	return accelc_run_passes(&c->st, "always-inline");
+}
+
+int accelc_pass_internalize(struct accelc_pass_ctx *c)
+{
+	internalize(&c->l);
+	return 0;
+}
+
+int accelc_pass_globaldce(struct accelc_pass_ctx *c)
+{
+	return accelc_run_passes(&c->st, "globaldce");
+}
+
+bool accelc_pass_want_regions(const struct accelc_pass_ctx *c)
+{
+	return c->any_regions;
+}
+
+/* registers, not allocas: only values that cross a barrier then need
+ * context arrays */
+int accelc_pass_wrappers_ssa(struct accelc_pass_ctx *c)
+{
+	return accelc_run_passes(&c->st, "function(sroa)");
+}
+
+int accelc_pass_regions_split(struct accelc_pass_ctx *c)
+{
+	int r = 0;
+
+	for (uint32_t i = 0; i < c->st.n_kernels && !r; i++)
+		if (c->rg[i])
+			r = accelc_regions_split(&c->l, c->rg[i]);
+	return r;
+}
+
+int accelc_pass_builtins(struct accelc_pass_ctx *c)
+{
+	int r = 0;
+
+	for (uint32_t i = 0; i < c->st.n_kernels && !r; i++)
+		r = accelc_lower_builtins(&c->l, &c->ws[i]);
+	return r;
+}
+
+int accelc_pass_printf(struct accelc_pass_ctx *c)
+{
+	return accelc_lower_printf(&c->l, c->ws, c->st.n_kernels);
+}
+
+int accelc_pass_locals(struct accelc_pass_ctx *c)
+{
+	return accelc_lower_locals(&c->l, c->ws, c->st.n_kernels);
+}
+
+int accelc_pass_regions_build(struct accelc_pass_ctx *c)
+{
+	int r = 0;
+
+	for (uint32_t i = 0; i < c->st.n_kernels && !r; i++)
+		if (c->rg[i])
+			r = accelc_regions_build(&c->l, c->rg[i]);
+	return r;
+}
+
+int accelc_pass_generic(struct accelc_pass_ctx *c)
+{
+	int r = 0;
+
+	for (uint32_t i = 0; i < c->st.n_kernels && !r; i++)
+		r = accelc_lower_generic(&c->l, &c->ws[i],
+					 c->rg[i] ? c->rg[i]->heap : NULL);
+	return r;
+}
+
+/* after the regions and fibers made their barrier calls */
+int accelc_pass_fiber_rt_internal(struct accelc_pass_ctx *c)
+{
+	for (LLVMValueRef f = LLVMGetFirstFunction(c->st.mod); f;
 	     f = LLVMGetNextFunction(f))
 		if (!LLVMIsDeclaration(f) && is_fiber_runtime(f))
 			LLVMSetLinkage(f, LLVMInternalLinkage);
+	return 0;
+}
+
+int accelc_pass_kernel_flags(struct accelc_pass_ctx *c)
+{
+	struct lower_state *st = &c->st;
+
 	for (uint32_t i = 0; i < st->n_kernels; i++) {
-		st->kernels[i].info.static_local_size = ws[i].local_size;
-		if (group_invariant(&ws[i]))
+		st->kernels[i].info.static_local_size = c->ws[i].local_size;
+		if (group_invariant(&c->ws[i]))
 			st->kernels[i].info.flags |= ACCELC_KERNEL_GROUP_INVARIANT;
 		/* regions tag their own */
-		plain[i] = !ws[i].fg && !rg[i];
-		if (plain[i])
-			accelc_wg_tag_parallel(&l, ws[i].fn, private_access);
+		c->plain[i] = !c->ws[i].fg && !c->rg[i];
+		if (c->plain[i])
+			accelc_wg_tag_parallel(&c->l, c->ws[i].fn,
+					       private_access);
 	}
-	if (st->opt) {
-		r = accelc_ids32_variants(&l, ws, plain, ids32);
-		if (r)
-			goto out;
-		r = accelc_streaming_variants(&l, plain);
-		if (r)
-			goto out;
-		/* after the variants: they are picked by the simple shape */
-		if (accelc_mark_guards(&l, ws, plain, ids32))
-			r = accelc_run_passes(st, "function(loop-simplify,lcssa,"
-					   "loop(indvars),irce)");
-		if (r)
-			goto out;
-	}
-	r = accelc_check_undefined(st);
+	return 0;
+}
+
+bool accelc_pass_want_opt(const struct accelc_pass_ctx *c)
+{
+	return c->st.opt;
+}
+
+int accelc_pass_ids32(struct accelc_pass_ctx *c)
+{
+	return accelc_ids32_variants(&c->l, c->ws, c->plain, c->ids32);
+}
+
+int accelc_pass_streaming(struct accelc_pass_ctx *c)
+{
+	return accelc_streaming_variants(&c->l, c->plain);
+}
+
+/* after the variants: they are picked by the simple shape */
+int accelc_pass_guards(struct accelc_pass_ctx *c)
+{
+	if (!accelc_mark_guards(&c->l, c->ws, c->plain, c->ids32))
+		return 0;
+	return accelc_run_passes(&c->st, "function(loop-simplify,lcssa,"
+				 "loop(indvars),irce)");
+}
+
+int accelc_pass_check_undefined(struct accelc_pass_ctx *c)
+{
+	int r = accelc_check_undefined(&c->st);
+
 	if (r == -EIO)
-		strbuf_printf(st->log, "error: a work-item function is used "
+		strbuf_printf(c->st.log, "error: a work-item function is used "
 			      "outside a kernel\n");
-out:
-	for (uint32_t i = 0; i < st->n_kernels; i++) {
-		free(ws[i].locals);
-		free(ws[i].local_ptrs);
-		if (rg)
-			accelc_regions_free(rg[i]);
-	}
-	free(rg);
-	free(ws);
-	free(plain);
-	free(ids32);
-	LLVMDisposeBuilder(l.b);
 	return r;
 }
