@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "accelc.h"
+#include "passes.h"
 
 static const char *kinds[] = { "?", "buffer", "value", "local" };
 static const char *spaces[] = { "private", "global", "constant", "local" };
@@ -36,6 +37,8 @@ static void usage(FILE *f)
 		"                            (default: $ACCEL_CPU_TARGET, else host)\n"
 		"      --list-targets        list the targets, whether this CPU\n"
 		"                            runs their code, and their features\n"
+		"      --print-passes        list the passes from bitcode to object\n"
+		"                            in the order they run\n"
 		"      --cpu NAME            target CPU by LLVM name (with --features)\n"
 		"      --features STR        target features for --cpu\n"
 		"      --no-cache            neither use nor fill the program cache\n"
@@ -242,6 +245,38 @@ static int list_targets(void)
 	return 0;
 }
 
+static void print_facts(const char *label, uint32_t set)
+{
+	printf("      %-9s", label);
+	if (!set)
+		printf(" -");
+	for (unsigned f = 0; f < ACCELC_N_FACTS; f++)
+		if (set & (1u << f))
+			printf(" %s", accelc_fact_names[f]);
+	putchar('\n');
+}
+
+/*
+ * The table of passes in the order it runs: "N. NAME (STAGE): WHAT",
+ * when it runs if not always, then its facts.
+ */
+static int print_passes(void)
+{
+	for (size_t i = 0; i < accelc_n_passes; i++) {
+		const struct accelc_pass *p = &accelc_passes[i];
+
+		printf("%2zu. %s (%s): %s\n", i + 1, p->name, p->stage,
+		       p->what);
+		if (p->when)
+			printf("      when:     %s\n", p->when);
+		print_facts("requires:", p->requires);
+		if (p->before)
+			print_facts("before:", p->before);
+		print_facts("provides:", p->provides);
+	}
+	return fflush(stdout) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -256,6 +291,7 @@ int main(int argc, char **argv)
 		{ "emit-asm", required_argument, NULL, 'S' },
 		{ "target", required_argument, NULL, 't' },
 		{ "list-targets", no_argument, NULL, 'T' },
+		{ "print-passes", no_argument, NULL, 'P' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "features", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -297,6 +333,8 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			return list_targets();
+		case 'P':
+			return print_passes();
 		case 'c':
 			o.cpu = optarg;
 			break;

@@ -3,8 +3,8 @@
  * The code generator as a table of passes, from clang's bitcode to the
  * object file: each pass with the facts it needs (requires), the facts
  * that must not hold yet (before) and the facts it leaves (provides).
- * accelc_run_pipeline() runs the table in order. No LLVM types here, for
- * readers of the table that do not use LLVM.
+ * accelc_run_pipeline() runs the table in order; accelc --print-passes
+ * lists it. No LLVM types here: the CLI and the tests read the table.
  */
 #ifndef ACCELC_PASSES_H
 #define ACCELC_PASSES_H
