@@ -3,7 +3,7 @@
  * The table of passes from clang's bitcode to the object file, and the
  * loop that runs it. Each entry wraps code in its stage's folder; the
  * requires/before/provides facts say why the order is what it is and are
- * checked as the table runs.
+ * checked as the table runs. README.md describes the same pipeline.
  */
 #include <errno.h>
 #include <stdlib.h>

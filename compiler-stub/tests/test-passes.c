@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The table of passes (passes.c): every pass's facts are met by the
- * passes before it; accelc --print-passes lists the table as it is; a
- * build runs exactly that list in that order ($ACCELC_TRACE_PASSES),
- * skipping what it does not need; and the loop refuses a pass whose
- * facts do not hold.
+ * passes before it; accelc --print-passes and README.md list the table
+ * as it is; a build runs exactly that list in that order
+ * ($ACCELC_TRACE_PASSES), skipping what it does not need; and the loop
+ * refuses a pass whose facts do not hold.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -125,6 +125,31 @@ static void test_listing_is_the_table(void **state)
 	for (size_t i = 0; i < n; i++)
 		assert_string_equal(names[i], accelc_passes[i].name);
 	free(out);
+}
+
+/* README.md's table of passes: "| N | `NAME` | STAGE | ...", in order. */
+static void test_readme_is_the_table(void **state)
+{
+	FILE *f = fopen(ACCELC_SOURCE_DIR "/README.md", "r");
+	char line[1024], name[128], stage[32];
+	size_t n = 0;
+
+	(void)state;
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned num;
+
+		if (sscanf(line, "| %u | `%127[^`]` | %31[^ |] |", &num, name,
+			   stage) != 3)
+			continue;
+		assert_true(n < accelc_n_passes);
+		assert_int_equal(num, n + 1);
+		assert_string_equal(name, accelc_passes[n].name);
+		assert_string_equal(stage, accelc_passes[n].stage);
+		n++;
+	}
+	fclose(f);
+	assert_int_equal(n, accelc_n_passes);
 }
 
 static const char two_kernels[] =
@@ -280,6 +305,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_facts_in_order),
 		cmocka_unit_test(test_listing_is_the_table),
+		cmocka_unit_test(test_readme_is_the_table),
 		cmocka_unit_test(test_trace_optimising),
 		cmocka_unit_test(test_trace_not_optimising),
 		cmocka_unit_test(test_no_trace),
