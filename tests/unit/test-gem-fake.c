@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The GEM layer (libaccel/backends/gem/) against a fake DRM node: a
- * wrapped accel_ioctl answers PRIME, GEM_CLOSE and syncobj ioctls on one
- * eventfd as a driver would, and records what it was asked. Dma-bufs are
+ * wrapped accel_ioctl answers VERSION, GET_CAP, PRIME, GEM_CLOSE and
+ * syncobj ioctls on one eventfd as a driver would, and records what it
+ * was asked. Dma-bufs are
  * memfds (mappable like one). On any host: what the DRM and accel-node
  * backends share is checked here without vgem or refaccel.
  */
@@ -41,6 +42,10 @@ static struct {
 	uint32_t reset[8], n_reset;
 } fk;
 
+/* What DRM_IOCTL_VERSION says: a description longer than gem keeps. */
+#define FAKE_NAME "fakegem"
+#define FAKE_DESC_LEN 300
+
 int __real_accel_ioctl(int fd, unsigned long request, void *arg);
 int __wrap_accel_ioctl(int fd, unsigned long request, void *arg);
 
@@ -69,6 +74,33 @@ static int fake_fd_to_handle(struct drm_prime_handle *p)
 	return 0;
 }
 
+/* As the kernel does: copy at most the lengths given, report the full. */
+static int fake_version(struct drm_version *v)
+{
+	char desc[FAKE_DESC_LEN];
+	size_t n;
+
+	memset(desc, 'd', sizeof(desc));
+	v->version_major = 1;
+	v->version_minor = 2;
+	v->version_patchlevel = 3;
+	n = strlen(FAKE_NAME);
+	memcpy(v->name, FAKE_NAME, MIN(n, v->name_len));
+	v->name_len = n;
+	memcpy(v->desc, desc, MIN(sizeof(desc), v->desc_len));
+	v->desc_len = sizeof(desc);
+	v->date_len = 0;
+	return 0;
+}
+
+static int fake_get_cap(struct drm_get_cap *cap)
+{
+	if (cap->capability != DRM_CAP_PRIME)
+		return -EINVAL;
+	cap->value = DRM_PRIME_CAP_IMPORT;
+	return 0;
+}
+
 int __wrap_accel_ioctl(int fd, unsigned long request, void *arg)
 {
 	if (fd != fk.node)
@@ -76,6 +108,10 @@ int __wrap_accel_ioctl(int fd, unsigned long request, void *arg)
 	if (request == fk.fail_request)
 		return fk.fail_errno;
 	switch (request) {
+	case DRM_IOCTL_VERSION:
+		return fake_version(arg);
+	case DRM_IOCTL_GET_CAP:
+		return fake_get_cap(arg);
 	case DRM_IOCTL_PRIME_FD_TO_HANDLE:
 		return fake_fd_to_handle(arg);
 	case DRM_IOCTL_PRIME_HANDLE_TO_FD:
@@ -134,6 +170,8 @@ static int setup(void **state)
 	assert_true(fk.node >= 0);
 	assert_int_equal(accel_context_new(0, &e->ctx), 0);
 	e->dev.ctx = e->ctx;
+	/* A GEM backend's device data begins with its gem_device. */
+	e->dev.backend_data = &e->gem;
 	gem_device_init(&e->gem, fk.node,
 			DRM_PRIME_CAP_IMPORT | DRM_PRIME_CAP_EXPORT);
 	*state = e;
@@ -242,7 +280,7 @@ static void test_create(void **state)
 	assert_int_equal(fk.last_closed, 77);
 }
 
-/* ---- buffers -------------------------------------------------------------- */
+/* ---- buffers ------------------------------------------------------------ */
 
 static void buffer_init(struct env *e, struct accel_buffer *buf, int fd,
 			uint64_t size, uint32_t flags)
@@ -264,7 +302,7 @@ static void test_buffer_import_map(void **state)
 	struct gem_buffer *b;
 
 	buffer_init(e, &buf, fd, 5000, 0);
-	assert_int_equal(gem_buffer_import(&e->gem, &buf, true), 0);
+	assert_int_equal(gem_buffer_import(&buf, true), 0);
 	b = buf.backend_data;
 	assert_non_null(b);
 	assert_ptr_equal(buf.host_ptr, b->map);
@@ -275,7 +313,7 @@ static void test_buffer_import_map(void **state)
 	assert_int_equal(pread(fd, back, 4, 4096), 4);
 	assert_string_equal(back, "gem");
 
-	gem_buffer_free(&e->gem, &buf);
+	gem_buffer_free(&buf);
 	assert_null(buf.backend_data);
 	assert_null(buf.host_ptr);
 	assert_int_equal(fk.n_closed, 1);
@@ -291,23 +329,23 @@ static void test_buffer_import_modes(void **state)
 	char path[64];
 
 	buffer_init(e, &buf, fd, 4096, ACCEL_BUFFER_READ_ONLY);
-	assert_int_equal(gem_buffer_import(&e->gem, &buf, true), 0);
+	assert_int_equal(gem_buffer_import(&buf, true), 0);
 	assert_true(buf.readonly_mapping);
-	gem_buffer_free(&e->gem, &buf);
+	gem_buffer_free(&buf);
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	ro = open(path, O_RDONLY | O_CLOEXEC);
 	assert_true(ro >= 0);
 	buffer_init(e, &buf, ro, 4096, 0);
-	assert_int_equal(gem_buffer_import(&e->gem, &buf, true), 0);
+	assert_int_equal(gem_buffer_import(&buf, true), 0);
 	assert_true(buf.readonly_mapping);
-	gem_buffer_free(&e->gem, &buf);
+	gem_buffer_free(&buf);
 
 	buffer_init(e, &buf, fd, 4096, 0);
-	assert_int_equal(gem_buffer_import(&e->gem, &buf, false), 0);
+	assert_int_equal(gem_buffer_import(&buf, false), 0);
 	assert_null(buf.host_ptr);
 	assert_null(((struct gem_buffer *)buf.backend_data)->map);
-	gem_buffer_free(&e->gem, &buf);
+	gem_buffer_free(&buf);
 	close(ro);
 	close(fd);
 }
@@ -319,18 +357,18 @@ static void test_buffer_import_refused(void **state)
 	int fd = memfd_of(4096);
 
 	buffer_init(e, &buf, fd, SIZE_MAX, 0);
-	assert_int_equal(gem_buffer_import(&e->gem, &buf, true), -E2BIG);
+	assert_int_equal(gem_buffer_import(&buf, true), -E2BIG);
 
 	buffer_init(e, &buf, fd, 4096, 0);
 	fk.fail_request = DRM_IOCTL_PRIME_FD_TO_HANDLE;
 	fk.fail_errno = -ENOMEM;
-	assert_int_equal(gem_buffer_import(&e->gem, &buf, true), -ENOMEM);
+	assert_int_equal(gem_buffer_import(&buf, true), -ENOMEM);
 	assert_null(buf.backend_data);
 	assert_null(buf.host_ptr);
 
 	e->gem.prime_caps = DRM_PRIME_CAP_EXPORT;
 	fk.fail_request = 0;
-	assert_int_equal(gem_buffer_import(&e->gem, &buf, true), -EOPNOTSUPP);
+	assert_int_equal(gem_buffer_import(&buf, true), -EOPNOTSUPP);
 	assert_null(buf.backend_data);
 	close(fd);
 }
@@ -348,17 +386,17 @@ static void test_buffer_export(void **state)
 	buf.backend_data = b;
 
 	/* PRIME exports whole objects only. */
-	assert_int_equal(gem_buffer_export(&e->gem, &buf, 64, 4032, &fd),
+	assert_int_equal(gem_buffer_export(&buf, 64, 4032, &fd),
 			 -EOPNOTSUPP);
-	assert_int_equal(gem_buffer_export(&e->gem, &buf, 0, 4000, &fd),
+	assert_int_equal(gem_buffer_export(&buf, 0, 4000, &fd),
 			 -EOPNOTSUPP);
 	fk.fail_request = DRM_IOCTL_PRIME_HANDLE_TO_FD;
 	fk.fail_errno = -EMFILE;
-	assert_int_equal(gem_buffer_export(&e->gem, &buf, 0, 4096, &fd),
+	assert_int_equal(gem_buffer_export(&buf, 0, 4096, &fd),
 			 -EMFILE);
 	assert_int_equal(fd, -7);
 	fk.fail_request = 0;
-	assert_int_equal(gem_buffer_export(&e->gem, &buf, 0, 4096, &fd), 0);
+	assert_int_equal(gem_buffer_export(&buf, 0, 4096, &fd), 0);
 	assert_true(fd >= 0);
 	assert_int_equal(fk.last_export.handle, 5);
 	assert_int_equal(fk.last_export.flags, O_CLOEXEC | O_RDWR);
@@ -366,13 +404,13 @@ static void test_buffer_export(void **state)
 
 	e->gem.prime_caps = DRM_PRIME_CAP_IMPORT;
 	fd = -7;
-	assert_int_equal(gem_buffer_export(&e->gem, &buf, 0, 4096, &fd),
+	assert_int_equal(gem_buffer_export(&buf, 0, 4096, &fd),
 			 -EOPNOTSUPP);
 	assert_int_equal(fd, -7);
 	free(b); /* never in the table */
 }
 
-/* ---- syncobjs -------------------------------------------------------------- */
+/* ---- syncobjs ----------------------------------------------------------- */
 
 static void test_syncobj(void **state)
 {
@@ -438,6 +476,36 @@ static void test_syncobj_errors(void **state)
 	assert_int_equal(gem_syncobj_reset(fk.node, &h, 1), -EINVAL);
 }
 
+/* ---- the node ----------------------------------------------------------- */
+
+static void test_node(void **state)
+{
+	struct gem_node_version v;
+	uint64_t cap = 77;
+
+	(void)state;
+	assert_int_equal(gem_node_version(fk.node, &v), 0);
+	assert_string_equal(v.name, FAKE_NAME);
+	/* Cut to the array, and ended. */
+	assert_int_equal(strlen(v.desc), sizeof(v.desc) - 1);
+	assert_int_equal(v.major, 1);
+	assert_int_equal(v.minor, 2);
+	assert_int_equal(v.patch, 3);
+
+	assert_int_equal(gem_node_get_cap(fk.node, DRM_CAP_PRIME, &cap), 0);
+	assert_int_equal(cap, DRM_PRIME_CAP_IMPORT);
+	cap = 77;
+	assert_int_equal(gem_node_get_cap(fk.node, DRM_CAP_DUMB_BUFFER, &cap),
+			 -EINVAL);
+	assert_int_equal(cap, 77);
+
+	fk.fail_request = DRM_IOCTL_VERSION;
+	fk.fail_errno = -ENOTTY;
+	memset(&v, 0x55, sizeof(v));
+	assert_int_equal(gem_node_version(fk.node, &v), -ENOTTY);
+	assert_int_equal(v.major, 0x55555555);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +525,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_syncobj, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_syncobj_errors, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_node, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

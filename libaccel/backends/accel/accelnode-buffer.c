@@ -62,7 +62,7 @@ int accelnode_buffer_alloc(struct accel_buffer *buf)
 	}
 	r = an->drv->bo_info(an->gem.fd, b->handle, &size, &mmap_offset);
 	if (r == 0)
-		r = gem_buffer_map_node(&an->gem, buf, b, mmap_offset, size,
+		r = gem_buffer_map_node(buf, b, mmap_offset, size,
 					wants_map(buf));
 	if (r < 0) {
 		log_dbg(buf->dev->ctx, "a %llu-byte %s buffer: %s\n",
@@ -75,18 +75,7 @@ int accelnode_buffer_alloc(struct accel_buffer *buf)
 	return 0;
 }
 
-void accelnode_buffer_free(struct accel_buffer *buf)
-{
-	gem_buffer_free(&buf_an(buf)->gem, buf);
-}
-
-int accelnode_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
-				   uint64_t size, int *ret_fd)
-{
-	return gem_buffer_export(&buf_an(buf)->gem, buf, offset, size, ret_fd);
-}
-
 int accelnode_buffer_import_dmabuf(struct accel_buffer *buf)
 {
-	return gem_buffer_import(&buf_an(buf)->gem, buf, wants_map(buf));
+	return gem_buffer_import(buf, wants_map(buf));
 }

@@ -10,8 +10,6 @@
 #include <string.h>
 #include <sys/sysinfo.h>
 
-#include <xf86drm.h>
-
 #include "backend.h"
 #include "accelnode-private.h"
 
@@ -121,7 +119,7 @@ static int built_in_names(const struct accelnode_driver *drv, char *out,
 static int set_strings(struct accel_device *dev,
 		       const struct accel_udev_info *info,
 		       const struct accelnode_driver *drv,
-		       const drmVersion *ver)
+		       const struct gem_node_version *ver)
 {
 	const char *v[ACCEL_DEVICE_STRING_COUNT] = { NULL };
 	char version[64], names[256];
@@ -130,10 +128,9 @@ static int set_strings(struct accel_device *dev,
 	r = built_in_names(drv, names, sizeof(names));
 	if (r < 0)
 		return r;
-	snprintf(version, sizeof(version), "%d.%d.%d", ver->version_major,
-		 ver->version_minor, ver->version_patchlevel);
-	v[ACCEL_DEVICE_STRING_NAME] = ver->desc && *ver->desc ? ver->desc :
-								ver->name;
+	snprintf(version, sizeof(version), "%d.%d.%d", ver->major, ver->minor,
+		 ver->patch);
+	v[ACCEL_DEVICE_STRING_NAME] = *ver->desc ? ver->desc : ver->name;
 	v[ACCEL_DEVICE_STRING_VENDOR] = ver->name;
 	v[ACCEL_DEVICE_STRING_DRIVER] = ver->name;
 	v[ACCEL_DEVICE_STRING_DRIVER_VERSION] = version;
@@ -154,7 +151,8 @@ static int set_strings(struct accel_device *dev,
 static int create_device(struct accel_context *ctx,
 			 const struct accel_udev_info *info,
 			 const struct accelnode_driver *drv,
-			 const drmVersion *ver, int fd, uint32_t prime)
+			 const struct gem_node_version *ver, int fd,
+			 uint32_t prime)
 {
 	struct accelnode_device *an = calloc(1, sizeof(*an));
 	struct accel_device *dev = NULL;
@@ -180,43 +178,11 @@ static int create_device(struct accel_context *ctx,
 	return r;
 }
 
-/*
- * Open the node and make sure @drv is behind it (sysfs names only the
- * bound driver). Returns 1 with the fd and its version, 0 if the node
- * is not usable (logged), or -ENOMEM.
- */
-static int open_node(struct accel_context *ctx,
-		     const struct accel_udev_info *info,
-		     const struct accelnode_driver *drv, int *ret_fd,
-		     drmVersionPtr *ret)
-{
-	int fd = accel_context_open(ctx, info->devnode, O_RDWR);
-	drmVersionPtr ver;
-
-	if (fd < 0) {
-		log_info(ctx, "%s (%s): cannot open %s: %s; not used\n",
-			 info->sysname, drv->name, info->devnode,
-			 strerror(-fd));
-		return fd == -ENOMEM ? fd : 0;
-	}
-	ver = drmGetVersion(fd);
-	if (ver && ver->name && !strcmp(ver->name, drv->name)) {
-		*ret = ver;
-		*ret_fd = fd;
-		return 1;
-	}
-	log_info(ctx, "%s: not the %s driver behind %s; not used\n",
-		 info->sysname, drv->name, info->devnode);
-	drmFreeVersion(ver);
-	accel_context_close(ctx, fd);
-	return 0;
-}
-
 static int accelnode_probe(struct accel_context *ctx,
 			   const struct accel_udev_info *info)
 {
 	const struct accelnode_driver *drv;
-	drmVersionPtr ver = NULL;
+	struct gem_node_version ver;
 	uint64_t prime = 0;
 	int fd, r;
 
@@ -228,16 +194,17 @@ static int accelnode_probe(struct accel_context *ctx,
 			info->sysname, info->driver);
 		return 0;
 	}
-	r = open_node(ctx, info, drv, &fd, &ver);
+	r = gem_node_open(ctx, info, drv->name, &fd);
 	if (r <= 0)
 		return r;
+	if (!gem_node_identify(ctx, info, fd, drv->name, &ver))
+		return 0;
 	/* Without PRIME there is no sharing, but the engine still works. */
-	if (drmGetCap(fd, DRM_CAP_PRIME, &prime))
+	if (gem_node_get_cap(fd, DRM_CAP_PRIME, &prime) < 0)
 		prime = 0;
-	r = create_device(ctx, info, drv, ver, fd, (uint32_t)prime);
-	log_dbg(ctx, "%s: %s (PRIME 0x%llx): %s\n", info->devnode, ver->name,
+	r = create_device(ctx, info, drv, &ver, fd, (uint32_t)prime);
+	log_dbg(ctx, "%s: %s (PRIME 0x%llx): %s\n", info->devnode, ver.name,
 		(unsigned long long)prime, r < 0 ? strerror(-r) : "claimed");
-	drmFreeVersion(ver);
 	return r < 0 ? r : 1;
 }
 
@@ -271,8 +238,8 @@ const struct accel_backend_ops accel_accel_backend = {
 	.probe = accelnode_probe,
 	.device_fini = accelnode_device_fini,
 	.buffer_alloc = accelnode_buffer_alloc,
-	.buffer_free = accelnode_buffer_free,
-	.buffer_export_dmabuf = accelnode_buffer_export_dmabuf,
+	.buffer_free = gem_buffer_free,
+	.buffer_export_dmabuf = gem_buffer_export,
 	.buffer_import_dmabuf = accelnode_buffer_import_dmabuf,
 	.get_built_in_kernels = accelnode_built_ins,
 	.queue_init = accelnode_queue_init,

@@ -75,7 +75,7 @@ extern const struct accelnode_driver accelnode_refaccel;
 struct accelnode_engine;
 
 struct accelnode_device {
-	struct gem_device gem;        /* the node, its GEM handle table */
+	struct gem_device gem;        /* the node etc.; first (gem.h) */
 	const struct accelnode_driver *drv;
 
 	/*
@@ -91,10 +91,8 @@ struct accelnode_device {
 
 /* buf->backend_data: a struct gem_buffer. */
 int accelnode_buffer_alloc(struct accel_buffer *buf);
-void accelnode_buffer_free(struct accel_buffer *buf);
-int accelnode_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
-				   uint64_t size, int *ret_fd);
 int accelnode_buffer_import_dmabuf(struct accel_buffer *buf);
+/* buffer_free, buffer_export_dmabuf: gem_buffer_free, gem_buffer_export. */
 /* GEM handle and byte offset of @buf (a sub-buffer's: its root's). */
 uint32_t accelnode_buffer_handle(struct accel_buffer *buf, uint64_t *offset);
 

@@ -5,9 +5,9 @@
  * read back from the device's syncobj as a sync_file right after the
  * submit, before the job has run, and given to the command's fence
  * (accel_fence_set_sync_file): exports hand out duplicates, later
- * commands pass it to the kernel as an in-fence, and the engine thread
- * waits on it to complete the command (borrowed: the fence closes it when
- * it signals, which only that thread makes it do).
+ * commands pass it to the kernel as an in-fence, and the engine's worker
+ * thread (gem_worker) waits on it to complete the command (borrowed: the
+ * fence closes it when it signals, which only that thread makes it do).
  * A command's sync_file dependencies (cmd->in_sync_fds) become the job's
  * in-syncobjs: the kernel waits for them, not us.
  * Host reads and writes (memcpy through the buffer's mapping) go through
@@ -27,30 +27,20 @@
 
 #include "backend.h"
 #include "accelnode-private.h"
-#include "platform/thread.h"
 
 struct accelnode_engine {
-	struct accel_thread thread;
+	/* Completes commands in submission order; its lock guards below. */
+	struct gem_worker *worker;
 	int fd;                       /* the device's, borrowed */
 	uint32_t syncobj;             /* receives each job's fence */
-	pthread_mutex_t lock;         /* guards everything below */
-	pthread_cond_t wake;
 	/* A job's in-fences, made on first need; 0: not made yet. */
 	uint32_t in_syncobjs[ACCEL_CMD_MAX_IN_SYNC];
-	/* Commands in submission order, linked through backend_priv[0]. */
-	struct accel_cmd *head, *tail;
-	bool stop;
 };
 
 /*
- * backend_priv: [0] FIFO link, [1] the job's sync_file + 1 (0: host
- * transfer), borrowed from the command's fence.
+ * backend_priv: [0] the worker's FIFO link, [1] the job's sync_file + 1
+ * (0: host transfer), borrowed from the command's fence.
  */
-static struct accel_cmd **link_of(struct accel_cmd *cmd)
-{
-	return (struct accel_cmd **)&cmd->backend_priv[0];
-}
-
 static int sync_fd_of(struct accel_cmd *cmd)
 {
 	return (int)(intptr_t)cmd->backend_priv[1] - 1;
@@ -77,85 +67,20 @@ static int wait_in_syncs(struct accel_cmd *cmd)
 	return r;
 }
 
-/* A host read or write through the buffer's mapping. */
-static int host_transfer(struct accel_cmd *cmd)
+/*
+ * On the worker, at the FIFO's head (so still exportable): wait for the
+ * job's fence, or run a host read or write through the buffer's mapping
+ * once its in-fences have signalled. Completing the command signals the
+ * fence, which closes the sync_file.
+ */
+static int engine_run(struct accel_cmd *cmd)
 {
-	struct accel_buffer *buf = cmd->u.rw.buf;
-	struct accel_buffer *root = accel_buffer_root(buf);
-	bool write = cmd->type == ACCEL_CMD_WRITE;
-	uint8_t *p;
-	int fd, r;
+	int fd = sync_fd_of(cmd), r;
 
-	r = wait_in_syncs(cmd);
-	if (r < 0)
-		return r;
-	if (!buf->host_ptr)
-		return -EACCES; /* ACCEL_BUFFER_HOST_NO_ACCESS */
-	if (write && root->readonly_mapping)
-		return -EACCES;
-	fd = accel_buffer_dmabuf_fd(root);
-	if (fd >= 0) {
-		r = accel_dmabuf_sync(fd, true, !write, write);
-		if (r < 0)
-			return r;
-	}
-	accel_cmd_started(cmd);
-	p = (uint8_t *)buf->host_ptr + cmd->u.rw.offset;
-	if (write)
-		memcpy(p, cmd->u.rw.host, cmd->u.rw.size);
-	else
-		memcpy(cmd->u.rw.host, p, cmd->u.rw.size);
 	if (fd >= 0)
-		accel_dmabuf_sync(fd, false, !write, write);
-	return 0;
-}
-
-static void engine_free(struct accelnode_engine *e)
-{
-	pthread_cond_destroy(&e->wake);
-	pthread_mutex_destroy(&e->lock);
-	free(e);
-}
-
-static void *engine_main(void *arg)
-{
-	struct accelnode_engine *e = arg;
-	struct accel_cmd *cmd;
-	int fd, status;
-
-	pthread_mutex_lock(&e->lock);
-	for (;;) {
-		while (!e->head && !e->stop)
-			pthread_cond_wait(&e->wake, &e->lock);
-		cmd = e->head;
-		if (!cmd)
-			break;
-		/* Left at the head while waiting: still exportable. */
-		fd = sync_fd_of(cmd);
-		pthread_mutex_unlock(&e->lock);
-
-		status = fd >= 0 ? accel_sync_file_wait(fd,
-							ACCEL_TIMEOUT_INFINITE) :
-				   host_transfer(cmd);
-
-		pthread_mutex_lock(&e->lock);
-		e->head = *link_of(cmd);
-		if (!e->head)
-			e->tail = NULL;
-		pthread_mutex_unlock(&e->lock);
-
-		/*
-		 * Signals the fence, which closes @fd. May drop the last
-		 * context reference and destroy us.
-		 */
-		accel_cmd_complete(cmd, status);
-
-		pthread_mutex_lock(&e->lock);
-	}
-	pthread_mutex_unlock(&e->lock);
-	if (accel_thread_exiting_self(&e->thread))
-		engine_free(e);
-	return NULL;
+		return accel_sync_file_wait(fd, ACCEL_TIMEOUT_INFINITE);
+	r = wait_in_syncs(cmd);
+	return r < 0 ? r : gem_host_transfer(cmd);
 }
 
 static int engine_new(int fd, struct accelnode_engine **ret)
@@ -172,12 +97,10 @@ static int engine_new(int fd, struct accelnode_engine **ret)
 		free(e);
 		return r;
 	}
-	pthread_mutex_init(&e->lock, NULL);
-	pthread_cond_init(&e->wake, NULL);
-	r = accel_thread_start(&e->thread, "accel-node", NULL, engine_main, e);
+	r = gem_worker_new("accel-node", engine_run, &e->worker);
 	if (r < 0) {
 		gem_syncobj_destroy(fd, e->syncobj);
-		engine_free(e);
+		free(e);
 		return r;
 	}
 	*ret = e;
@@ -192,20 +115,16 @@ void accelnode_engine_destroy(struct accelnode_engine *e)
 		return;
 	/*
 	 * Now, while the device's fd is open: the caller closes it next,
-	 * even when the thread lives on a little (destroyed from itself).
-	 * Every command has completed, so no submit uses the syncobjs.
+	 * even when the worker lives on a little (destroyed from itself).
+	 * Every command has completed, so no submit uses the syncobjs, and
+	 * the worker touches nothing of @e.
 	 */
 	gem_syncobj_destroy(e->fd, e->syncobj);
 	for (i = 0; i < ARRAY_SIZE(e->in_syncobjs); i++)
 		if (e->in_syncobjs[i])
 			gem_syncobj_destroy(e->fd, e->in_syncobjs[i]);
-	pthread_mutex_lock(&e->lock);
-	e->stop = true;
-	pthread_cond_signal(&e->wake);
-	pthread_mutex_unlock(&e->lock);
-	/* On the engine itself: engine_main frees @e as it leaves. */
-	if (accel_thread_join_or_detach(&e->thread))
-		engine_free(e);
+	gem_worker_destroy(e->worker);
+	free(e);
 }
 
 int accelnode_queue_init(struct accel_queue *queue)
@@ -221,18 +140,6 @@ int accelnode_queue_init(struct accel_queue *queue)
 		log_err(queue->dev->ctx, "cannot start the accel engine: %s\n",
 			strerror(-r));
 	return r;
-}
-
-/* The engine's FIFO gets @cmd (under e->lock). */
-static void fifo_append(struct accelnode_engine *e, struct accel_cmd *cmd)
-{
-	*link_of(cmd) = NULL;
-	if (e->tail)
-		*link_of(e->tail) = cmd;
-	else
-		e->head = cmd;
-	e->tail = cmd;
-	pthread_cond_signal(&e->wake);
 }
 
 /* Is [offset, offset + size) inside @buf? */
@@ -286,7 +193,7 @@ static int build_job(struct accelnode_device *an, struct accel_cmd *cmd,
 	return 0;
 }
 
-/* The command's in-fences into the engine's in-syncobjs (under e->lock). */
+/* The command's in-fences into the engine's in-syncobjs (worker locked). */
 static int import_in_syncs(int fd, struct accelnode_engine *e,
 			   struct accel_cmd *cmd)
 {
@@ -322,7 +229,7 @@ static int submit_job(struct accelnode_device *an,
 	job->out_syncobj = e->syncobj;
 	job->in_syncobjs = e->in_syncobjs;
 	job->n_in_syncobjs = n_in;
-	pthread_mutex_lock(&e->lock);
+	gem_worker_lock(e->worker);
 	r = import_in_syncs(an->gem.fd, e, cmd);
 	if (r == 0)
 		r = an->drv->submit(an->gem.fd, job);
@@ -336,9 +243,9 @@ static int submit_job(struct accelnode_device *an,
 		set_sync_fd(cmd, fd);
 		/* Pending and without one: the fence keeps @fd open. */
 		accel_fence_set_sync_file(cmd->fence, fd);
-		fifo_append(e, cmd);
+		gem_worker_append_locked(e->worker, cmd);
 	}
-	pthread_mutex_unlock(&e->lock);
+	gem_worker_unlock(e->worker);
 	return r;
 }
 
@@ -356,9 +263,7 @@ int accelnode_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 	}
 	if (cmd->type == ACCEL_CMD_READ || cmd->type == ACCEL_CMD_WRITE) {
 		set_sync_fd(cmd, -1);
-		pthread_mutex_lock(&e->lock);
-		fifo_append(e, cmd);
-		pthread_mutex_unlock(&e->lock);
+		gem_worker_append(e->worker, cmd);
 		return 0;
 	}
 

@@ -84,8 +84,8 @@ int drm_buffer_alloc(struct accel_buffer *buf)
 	r = accel_ioctl(drm->gem.fd, DRM_IOCTL_MODE_MAP_DUMB, &map);
 	/* Always mapped: transfers run on the CPU through the mapping. */
 	if (r == 0)
-		r = gem_buffer_map_node(&drm->gem, buf, b, map.offset,
-					create.size, true);
+		r = gem_buffer_map_node(buf, b, map.offset, create.size,
+					true);
 	if (r < 0) {
 		log_dbg(buf->dev->ctx, "mapping a %llu-byte dumb buffer: %s\n",
 			(unsigned long long)create.size, strerror(-r));
@@ -96,19 +96,8 @@ int drm_buffer_alloc(struct accel_buffer *buf)
 	return 0;
 }
 
-void drm_buffer_free(struct accel_buffer *buf)
-{
-	gem_buffer_free(&buf_drm(buf)->gem, buf);
-}
-
-int drm_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
-			     uint64_t size, int *ret_fd)
-{
-	return gem_buffer_export(&buf_drm(buf)->gem, buf, offset, size, ret_fd);
-}
-
 int drm_buffer_import_dmabuf(struct accel_buffer *buf)
 {
 	/* Always mapped, like own buffers. */
-	return gem_buffer_import(&buf_drm(buf)->gem, buf, true);
+	return gem_buffer_import(buf, true);
 }

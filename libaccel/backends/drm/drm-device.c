@@ -9,8 +9,6 @@
 #include <string.h>
 #include <sys/sysinfo.h>
 
-#include <xf86drm.h>
-
 #include "backend.h"
 #include "drm-private.h"
 
@@ -108,18 +106,6 @@ match_driver(const struct accel_udev_info *info)
 	return NULL;
 }
 
-static int get_cap(int fd, uint64_t cap, uint64_t *ret)
-{
-	struct drm_get_cap arg = { .capability = cap };
-	int r;
-
-	r = accel_ioctl(fd, DRM_IOCTL_GET_CAP, &arg);
-	if (r < 0)
-		return r;
-	*ret = arg.value;
-	return 0;
-}
-
 /*
  * The kernel answers DRM_CAP_DUMB_BUFFER for modesetting drivers only
  * (render-only ones like vgem get EOPNOTSUPP though they have dumb
@@ -215,7 +201,7 @@ static void set_props(struct accel_device *dev,
 
 static int set_strings(struct accel_device *dev,
 		       const struct accel_udev_info *info,
-		       const drmVersion *ver)
+		       const struct gem_node_version *ver)
 {
 	const char *vendor = pci_vendor_name(info->vendor_id);
 	char version[64];
@@ -224,7 +210,7 @@ static int set_strings(struct accel_device *dev,
 		const char *value;
 	} strings[] = {
 		{ ACCEL_DEVICE_STRING_NAME,
-		  ver->desc && *ver->desc ? ver->desc : ver->name },
+		  *ver->desc ? ver->desc : ver->name },
 		{ ACCEL_DEVICE_STRING_VENDOR, vendor ? vendor : ver->name },
 		{ ACCEL_DEVICE_STRING_DRIVER, ver->name },
 		{ ACCEL_DEVICE_STRING_DRIVER_VERSION, version },
@@ -235,8 +221,8 @@ static int set_strings(struct accel_device *dev,
 	size_t i;
 	int r;
 
-	snprintf(version, sizeof(version), "%d.%d.%d", ver->version_major,
-		 ver->version_minor, ver->version_patchlevel);
+	snprintf(version, sizeof(version), "%d.%d.%d", ver->major, ver->minor,
+		 ver->patch);
 	for (i = 0; i < ARRAY_SIZE(strings); i++) {
 		r = accel_device_set_string(dev, strings[i].prop,
 					    strings[i].value);
@@ -249,7 +235,8 @@ static int set_strings(struct accel_device *dev,
 static int create_device(struct accel_context *ctx,
 			 const struct accel_udev_info *info,
 			 const struct drm_driver_desc *desc,
-			 const drmVersion *ver, int fd, uint32_t prime_caps)
+			 const struct gem_node_version *ver, int fd,
+			 uint32_t prime_caps)
 {
 	struct accel_device *dev;
 	struct drm_device *drm;
@@ -296,7 +283,7 @@ static int drm_probe(struct accel_context *ctx,
 {
 	const struct drm_driver_desc *desc;
 	uint64_t dumb = 0, prime = 0;
-	drmVersionPtr ver;
+	struct gem_node_version ver;
 	int fd, r;
 
 	/* Accel nodes are another backend's. */
@@ -314,19 +301,12 @@ static int drm_probe(struct accel_context *ctx,
 		return 0;
 	}
 
-	fd = accel_context_open(ctx, info->devnode, O_RDWR);
-	if (fd < 0) {
-		log_info(ctx, "%s (%s): cannot open %s: %s%s; not used\n",
-			 info->sysname, desc->name, info->devnode,
-			 strerror(-fd),
-			 fd == -EACCES || fd == -EPERM ?
-				 " (not in the group that owns the node?)" :
-				 "");
-		return fd == -ENOMEM ? fd : 0;
-	}
+	r = gem_node_open(ctx, info, desc->name, &fd);
+	if (r <= 0)
+		return r;
 	drop_master(ctx, fd, info->devnode);
 
-	r = get_cap(fd, DRM_CAP_DUMB_BUFFER, &dumb);
+	r = gem_node_get_cap(fd, DRM_CAP_DUMB_BUFFER, &dumb);
 	if (r == -EOPNOTSUPP)
 		r = try_dumb(fd, &dumb);
 	if (r < 0 || !dumb) {
@@ -337,27 +317,17 @@ static int drm_probe(struct accel_context *ctx,
 		return 0;
 	}
 	/* Without PRIME the device still stores buffers; just no sharing. */
-	if (get_cap(fd, DRM_CAP_PRIME, &prime) < 0)
+	if (gem_node_get_cap(fd, DRM_CAP_PRIME, &prime) < 0)
 		prime = 0;
-
-	ver = drmGetVersion(fd);
-	if (!ver || !ver->name || strcmp(ver->name, desc->name)) {
-		log_info(ctx, "%s: %s reports driver '%s', not '%s'; not used\n",
-			 info->sysname, info->devnode,
-			 ver && ver->name ? ver->name : "(none)", desc->name);
-		drmFreeVersion(ver);
-		accel_context_close(ctx, fd);
+	if (!gem_node_identify(ctx, info, fd, desc->name, &ver))
 		return 0;
-	}
 
 	/* From here on the device owns @fd. */
-	r = create_device(ctx, info, desc, ver, fd, (uint32_t)prime);
+	r = create_device(ctx, info, desc, &ver, fd, (uint32_t)prime);
 	if (r == 0)
 		log_dbg(ctx, "%s: %s %d.%d.%d, prime caps 0x%llx\n",
-			info->devnode, ver->name, ver->version_major,
-			ver->version_minor, ver->version_patchlevel,
-			(unsigned long long)prime);
-	drmFreeVersion(ver);
+			info->devnode, ver.name, ver.major, ver.minor,
+			ver.patch, (unsigned long long)prime);
 	return r < 0 ? r : 1;
 }
 
@@ -368,7 +338,7 @@ static void drm_device_fini(struct accel_device *dev)
 	if (!drm)
 		return;
 	/* May run on the worker itself; it copes. */
-	drm_worker_destroy(atomic_load_explicit(&drm->worker,
+	gem_worker_destroy(atomic_load_explicit(&drm->worker,
 						memory_order_acquire));
 	drm_fence_fini(drm);
 	gem_device_fini(&drm->gem);
@@ -383,9 +353,9 @@ const struct accel_backend_ops accel_drm_backend = {
 	.probe = drm_probe,
 	.device_fini = drm_device_fini,
 	.buffer_alloc = drm_buffer_alloc,
-	.buffer_free = drm_buffer_free,
+	.buffer_free = gem_buffer_free,
 	/* buffer_map/unmap: NULL, the core maps through host_ptr. */
-	.buffer_export_dmabuf = drm_buffer_export_dmabuf,
+	.buffer_export_dmabuf = gem_buffer_export,
 	.buffer_import_dmabuf = drm_buffer_import_dmabuf,
 	.execute = drm_execute,
 	.fence_export_sync_file = drm_fence_export_sync_file,

@@ -24,15 +24,13 @@ struct accel_queue;
 
 /* ---- device (drm-device.c) ---- */
 
-struct drm_worker;
-
 struct drm_device {
-	/* The primary (card) node and its GEM handle table. */
+	/* The primary (card) node and its GEM handle table; first (gem.h). */
 	struct gem_device gem;
 
 	/* Transfers run here; started on first use. */
 	pthread_mutex_t worker_lock;
-	_Atomic(struct drm_worker *) worker;
+	_Atomic(struct gem_worker *) worker;
 
 	/* Fence export (drm-fence.c): idle private buffers for vgem fences. */
 	pthread_mutex_t fence_lock;   /* guards the pool */
@@ -44,10 +42,8 @@ struct drm_device {
 
 /* buf->backend_data: a struct gem_buffer. */
 int drm_buffer_alloc(struct accel_buffer *buf);
-void drm_buffer_free(struct accel_buffer *buf);
-int drm_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
-			     uint64_t size, int *ret_fd);
 int drm_buffer_import_dmabuf(struct accel_buffer *buf);
+/* buffer_free, buffer_export_dmabuf: gem_buffer_free, gem_buffer_export. */
 
 /* ---- fence export (drm-fence.c) ---- */
 
@@ -69,10 +65,5 @@ int drm_fence_export_sync_file(struct accel_device *dev,
 /* ---- execution (drm-queue.c) ---- */
 
 int drm_execute(struct accel_queue *queue, struct accel_cmd *cmd);
-/*
- * Stop the device's worker. Safe on the worker itself (the last context
- * reference dropped by a completion): it then frees itself on exit.
- */
-void drm_worker_destroy(struct drm_worker *w);
 
 #endif /* LIBACCEL_DRM_PRIVATE_H */

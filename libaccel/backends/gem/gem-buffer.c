@@ -15,6 +15,12 @@
 #include "backend.h"
 #include "gem.h"
 
+/* The device's backend_data begins with it (gem.h). */
+static struct gem_device *gem_of(const struct accel_buffer *buf)
+{
+	return buf->dev->backend_data;
+}
+
 static size_t page_size(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -22,9 +28,8 @@ static size_t page_size(void)
 	return page > 0 ? (size_t)page : 4096;
 }
 
-int gem_buffer_map_node(struct gem_device *g, struct accel_buffer *buf,
-			struct gem_buffer *b, uint64_t mmap_offset,
-			uint64_t size, bool map)
+int gem_buffer_map_node(struct accel_buffer *buf, struct gem_buffer *b,
+			uint64_t mmap_offset, uint64_t size, bool map)
 {
 	void *p;
 
@@ -33,7 +38,7 @@ int gem_buffer_map_node(struct gem_device *g, struct accel_buffer *buf,
 	if (!map)
 		return 0;
 	p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 g->fd, (off_t)mmap_offset);
+		 gem_of(buf)->fd, (off_t)mmap_offset);
 	if (p == MAP_FAILED)
 		return -errno;
 	b->map = p;
@@ -50,20 +55,21 @@ void gem_buffer_discard(struct gem_device *g, struct gem_buffer *b)
 	free(b);
 }
 
-void gem_buffer_free(struct gem_device *g, struct accel_buffer *buf)
+void gem_buffer_free(struct accel_buffer *buf)
 {
 	struct gem_buffer *b = buf->backend_data;
 
 	if (!b)
 		return;
-	gem_buffer_discard(g, b);
+	gem_buffer_discard(gem_of(buf), b);
 	buf->backend_data = NULL;
 	buf->host_ptr = NULL;
 }
 
-int gem_buffer_export(struct gem_device *g, struct accel_buffer *buf,
-		      uint64_t offset, uint64_t size, int *ret_fd)
+int gem_buffer_export(struct accel_buffer *buf, uint64_t offset,
+		      uint64_t size, int *ret_fd)
 {
+	const struct gem_device *g = gem_of(buf);
 	const struct gem_buffer *b = buf->backend_data;
 
 	if (!(g->prime_caps & DRM_PRIME_CAP_EXPORT))
@@ -75,9 +81,9 @@ int gem_buffer_export(struct gem_device *g, struct accel_buffer *buf,
 				      ret_fd);
 }
 
-int gem_buffer_import(struct gem_device *g, struct accel_buffer *buf,
-		      bool map)
+int gem_buffer_import(struct accel_buffer *buf, bool map)
 {
+	struct gem_device *g = gem_of(buf);
 	int fd = buf->dmabuf_fd, fl, prot = PROT_READ, r;
 	size_t page = page_size(), len;
 	struct gem_buffer *b;
@@ -91,7 +97,8 @@ int gem_buffer_import(struct gem_device *g, struct accel_buffer *buf,
 	if (fl < 0)
 		return -errno;
 	/* Writable only if both the fd and the caller allow it. */
-	if ((fl & O_ACCMODE) == O_RDWR && !(buf->flags & ACCEL_BUFFER_READ_ONLY))
+	if ((fl & O_ACCMODE) == O_RDWR &&
+	    !(buf->flags & ACCEL_BUFFER_READ_ONLY))
 		prot |= PROT_WRITE;
 
 	b = calloc(1, sizeof(*b));

@@ -15,7 +15,10 @@
 
 #include <drm.h>
 
-/* What a backend's device embeds. */
+/*
+ * What a backend's device embeds, as the first member of its
+ * dev->backend_data: the buffer ops below find it from the buffer.
+ */
 struct gem_device {
 	int fd;                       /* the node; the backend owns it */
 	uint32_t prime_caps;          /* DRM_PRIME_CAP_* */
@@ -84,22 +87,85 @@ struct gem_buffer {
  * is -EIO), @b->handle counted already: if @map, map it through the node
  * at @mmap_offset as buf->host_ptr.
  */
-int gem_buffer_map_node(struct gem_device *g, struct accel_buffer *buf,
-			struct gem_buffer *b, uint64_t mmap_offset,
-			uint64_t size, bool map);
+int gem_buffer_map_node(struct accel_buffer *buf, struct gem_buffer *b,
+			uint64_t mmap_offset, uint64_t size, bool map);
 /* Unmap, put the handle and free @b (a buffer that is not set up). */
 void gem_buffer_discard(struct gem_device *g, struct gem_buffer *b);
-/* The backend op buffer_free, for buf->backend_data a gem_buffer. */
-void gem_buffer_free(struct gem_device *g, struct accel_buffer *buf);
-/* PRIME export of the whole object; -EOPNOTSUPP for a part of it. */
-int gem_buffer_export(struct gem_device *g, struct accel_buffer *buf,
-		      uint64_t offset, uint64_t size, int *ret_fd);
+/* The backend op buffer_free. */
+void gem_buffer_free(struct accel_buffer *buf);
 /*
- * buf->dmabuf_fd as a GEM object of @g; if @map, mapped through the
- * dma-buf (read-only unless the fd and the buffer's flags allow writes).
- * Sets buf->backend_data.
+ * The backend op buffer_export_dmabuf: PRIME export of the whole object
+ * (-EOPNOTSUPP for a part of it).
  */
-int gem_buffer_import(struct gem_device *g, struct accel_buffer *buf,
-		      bool map);
+int gem_buffer_export(struct accel_buffer *buf, uint64_t offset,
+		      uint64_t size, int *ret_fd);
+/*
+ * buf->dmabuf_fd as a GEM object of the device; if @map, mapped through
+ * the dma-buf (read-only unless the fd and the buffer's flags allow
+ * writes). Sets buf->backend_data.
+ */
+int gem_buffer_import(struct accel_buffer *buf, bool map);
+
+/* ---- the node (gem-node.c) ---- */
+
+struct accel_context;
+struct accel_udev_info;
+
+struct gem_node_version {
+	int major, minor, patch;
+	char name[64];                /* the driver's */
+	char desc[256];
+};
+
+/* DRM_IOCTL_VERSION (strings cut to the arrays above). */
+int gem_node_version(int fd, struct gem_node_version *ret);
+int gem_node_get_cap(int fd, uint64_t cap, uint64_t *ret);
+/*
+ * Open a discovered node (for @driver) through the context: 1 with the
+ * fd, 0 if it cannot be used (logged at info level), or -ENOMEM.
+ */
+int gem_node_open(struct accel_context *ctx,
+		  const struct accel_udev_info *info, const char *driver,
+		  int *ret_fd);
+/*
+ * Make sure @driver is behind the open node @fd: 1 with its version, or
+ * 0 when it is not (logged at info level; @fd closed).
+ */
+int gem_node_identify(struct accel_context *ctx,
+		      const struct accel_udev_info *info, int fd,
+		      const char *driver, struct gem_node_version *ret);
+
+/* ---- execution (gem-transfer.c, gem-worker.c) ---- */
+
+struct accel_cmd;
+struct gem_worker;
+
+/*
+ * A read, write, copy or fill run by the host through the buffers'
+ * mappings, DMA_BUF_IOCTL_SYNC around accesses to dma-bufs; marks the
+ * command started. 0 or a negative errno (-EACCES: a buffer without
+ * host access, or a write through a read-only mapping).
+ */
+int gem_host_transfer(struct accel_cmd *cmd);
+
+/*
+ * A completion thread named @name: appended commands are run by
+ * run(cmd) one at a time, in order, then completed with its status.
+ * The command stays at the FIFO's head while it runs. It uses
+ * cmd->backend_priv[0].
+ */
+int gem_worker_new(const char *name, int (*run)(struct accel_cmd *cmd),
+		   struct gem_worker **ret);
+/*
+ * Stop and free the worker once the FIFO is empty. Safe on the worker
+ * itself (a completion dropped the last context reference): it then
+ * frees itself on its way out, touching nothing of the backend's.
+ */
+void gem_worker_destroy(struct gem_worker *w);
+void gem_worker_append(struct gem_worker *w, struct accel_cmd *cmd);
+/* For a backend that must order something else with the FIFO. */
+void gem_worker_lock(struct gem_worker *w);
+void gem_worker_unlock(struct gem_worker *w);
+void gem_worker_append_locked(struct gem_worker *w, struct accel_cmd *cmd);
 
 #endif /* LIBACCEL_GEM_H */
