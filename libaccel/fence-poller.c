@@ -11,6 +11,7 @@
 #include <sys/eventfd.h>
 
 #include "backend.h"
+#include "platform/thread.h"
 
 struct poll_entry {
 	struct poll_entry *prev, *next;
@@ -20,12 +21,10 @@ struct poll_entry {
 
 struct accel_poller {
 	struct accel_context *ctx; /* not a reference: the context owns us */
-	pthread_t thread;
+	struct accel_thread thread;
 	int epfd;
 	int wake_fd;               /* eventfd: wakes the thread to stop */
 	atomic_bool stop;
-	/* Set when destroyed from its own thread: it frees itself. */
-	atomic_bool self_free;
 
 	pthread_mutex_t lock;      /* guards the list */
 	struct poll_entry *entries;
@@ -92,7 +91,8 @@ static void *poller_main(void *data)
 				entry_fire(p, ev[i].data.ptr);
 		}
 	}
-	if (atomic_load(&p->self_free))
+	/* Destroyed from a fence callback on this thread. */
+	if (accel_thread_exiting_self(&p->thread))
 		poller_free(p);
 	return NULL;
 }
@@ -108,7 +108,6 @@ static int poller_new(struct accel_context *ctx, struct accel_poller **ret)
 		return -ENOMEM;
 	p->ctx = ctx;
 	atomic_init(&p->stop, false);
-	atomic_init(&p->self_free, false);
 	pthread_mutex_init(&p->lock, NULL);
 	p->epfd = epoll_create1(EPOLL_CLOEXEC);
 	p->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -120,10 +119,10 @@ static int poller_new(struct accel_context *ctx, struct accel_poller **ret)
 		r = -errno;
 		goto fail;
 	}
-	r = -pthread_create(&p->thread, NULL, poller_main, p);
+	r = accel_thread_start(&p->thread, "accel-syncfile", NULL, poller_main,
+			       p);
 	if (r < 0)
 		goto fail;
-	pthread_setname_np(p->thread, "accel-syncfile");
 	*ret = p;
 	return 0;
 fail:
@@ -143,16 +142,12 @@ void accel_poller_destroy(struct accel_poller *p)
 	if (!p)
 		return;
 	atomic_store(&p->stop, true);
-	if (pthread_equal(pthread_self(), p->thread)) {
-		/* Inside a fence callback on the poller: it frees itself. */
-		atomic_store(&p->self_free, true);
-		pthread_detach(p->thread);
-		return;
-	}
-	if (write(p->wake_fd, &one, sizeof(one)) != sizeof(one))
+	/* Inside a fence callback on the poller, it sees stop by itself. */
+	if (!accel_thread_is_current(&p->thread) &&
+	    write(p->wake_fd, &one, sizeof(one)) != sizeof(one))
 		log_err(p->ctx, "cannot wake the sync_file poller\n");
-	pthread_join(p->thread, NULL);
-	poller_free(p);
+	if (accel_thread_join_or_detach(&p->thread))
+		poller_free(p);
 }
 
 static int context_poller(struct accel_context *ctx,
