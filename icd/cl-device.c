@@ -171,7 +171,7 @@ static cl_int info_opencl_c_versions(size_t size, void *value,
 
 /*
  * The optional atomics the compiler defines for OpenCL C 3.0
- * (compiler-stub/options.c): every order and scope, x86 locked
+ * (compiler-stub/frontend/options.c): every order and scope, x86 locked
  * instructions being sequentially consistent machine-wide. The memory and
  * fence capabilities say the same, the CTS checks that they agree.
  */
@@ -209,7 +209,7 @@ static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 		/* Variables in the program's own data, per program object. */
 		strcpy(nv[n].name, "__opencl_c_program_scope_global_variables");
 		nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
-		/* to_global() and friends: compiler-stub/wg-generic.c */
+		/* to_global() and friends: compiler-stub/lower/wg-generic.c */
 		strcpy(nv[n].name, "__opencl_c_generic_address_space");
 		nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
 	}

@@ -5,7 +5,7 @@
  * the host ("host (x86-64-v4)": every feature of this CPU, at least that
  * level), or the level ACCEL_CPU_TARGET narrows it to; the built-in
  * kernels and the reported vector widths follow the same level. The
- * compiler module (compiler-stub/target.c) owns the feature lists; this
+ * compiler module (compiler-stub/codegen/target.c) owns the feature lists; this
  * only names the level, without loading LLVM.
  */
 #include <stdio.h>
