@@ -109,18 +109,15 @@ int gem_handle_create(struct gem_device *g,
 	return r;
 }
 
+static int prime_import(int fd, void *arg, uint32_t *ret_handle)
+{
+	return gem_prime_fd_to_handle(fd, *(const int *)arg, ret_handle);
+}
+
 int gem_handle_import(struct gem_device *g, int dmabuf, uint32_t *ret_handle)
 {
-	uint32_t handle = 0;
-	int r;
-
-	pthread_mutex_lock(&g->handles_lock);
-	r = gem_prime_fd_to_handle(g->fd, dmabuf, &handle);
-	r = handle_take(g, r, handle);
-	pthread_mutex_unlock(&g->handles_lock);
-	if (r == 0)
-		*ret_handle = handle;
-	return r;
+	/* Under the lock too: a known dma-buf gives a handle in use. */
+	return gem_handle_create(g, prime_import, &dmabuf, ret_handle);
 }
 
 void gem_handle_put(struct gem_device *g, uint32_t handle)
