@@ -64,7 +64,7 @@ static void object_free(struct icd_object *o)
  * due while this thread frees an object waits here and the outermost
  * icd_put() frees it afterwards, so chains of any length need constant
  * stack. Thread-local (initial-exec: the loader dlopen()s us, see
- * libaccel/macros.h), not shared; empty whenever no free runs.
+ * libaccel/platform/macros.h), not shared; empty whenever no free runs.
  */
 static _Thread_local __attribute__((tls_model("initial-exec"))) struct {
 	struct icd_object **items;

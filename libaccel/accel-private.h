@@ -14,7 +14,7 @@
 
 #include <libaccel/libaccel.h>
 
-#include "macros.h"
+#include "platform/macros.h"
 
 struct accel_backend_ops;
 

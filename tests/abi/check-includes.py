@@ -36,8 +36,6 @@ KNOWN_VIOLATIONS = {
     "libaccel/platform/sync-file.c: accel-private.h",
     "libaccel/platform/platform.h: libaccel/accel-discovery.h",
     "libaccel/backends/cpu/cpu-exec.c: kernel-printf.h",
-    "libaccel/backends/cpu/cpu-pool.c: macros.h",
-    "libaccel/backends/cpu/cpu-device.c: libaccel/accel-version.h",
     "libaccel/compiler.c: accelc.h",
     "libaccel/kernel-printf.h: accelc-printf.h",
     "libaccel/rdma/rdma.c: <location>",

@@ -11,8 +11,6 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
-#include <libaccel/accel-version.h>
-
 #include "backend.h"
 #include "cpu-private.h"
 

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "macros.h"
+#include "platform/macros.h"
 #include "cpu-private.h"
 
 struct cpu_worker {
