@@ -100,7 +100,7 @@ int accel_sync_file_poll(int fd, int64_t timeout_ns);
 
 /*
  * accel_sync_file_wait(), _merge(), _get_info() and _set_deadline() are
- * public: see accel-fence.h.
+ * public (accel-fence.h), defined by the core's sync-file.c.
  */
 
 /* ---- udev.c ---- */

@@ -33,7 +33,6 @@ KNOWN_VIOLATIONS = {
     "libaccel/platform/diagnose.c: libaccel/accel-discovery.h",
     "libaccel/platform/dmabuf.c: accel-private.h",
     "libaccel/platform/udev.c: accel-private.h",
-    "libaccel/platform/sync-file.c: accel-private.h",
     "libaccel/platform/platform.h: libaccel/accel-discovery.h",
     "libaccel/backends/cpu/cpu-exec.c: kernel-printf.h",
     "libaccel/compiler.c: accelc.h",
