@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The enqueue machinery shared by every command (wait lists, events,
- * blocking, host-side commands), markers and barriers.
+ * blocking), markers and barriers.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,8 +12,6 @@
 cl_int icd_wait_init(cl_command_queue q, cl_uint n, const cl_event *list,
 		     struct icd_wait *w)
 {
-	struct accel_fence *barrier = NULL;
-	uint32_t total;
 	cl_uint i;
 
 	w->fences = w->inline_fences;
@@ -26,32 +24,16 @@ cl_int icd_wait_init(cl_command_queue q, cl_uint n, const cl_event *list,
 		if (list[i]->ctx != q->ctx)
 			return CL_INVALID_CONTEXT;
 	}
-
-	/* Only out-of-order queues ever get one (queue_set_barrier()). */
-	if (q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
-		pthread_mutex_lock(&q->lock);
-		barrier = accel_fence_ref(q->barrier);
-		pthread_mutex_unlock(&q->lock);
-	}
-
-	/* libaccel counts the wait list in 32 bits, the barrier included */
-	if (__builtin_add_overflow(n, barrier ? 1u : 0u, &total)) {
-		accel_fence_unref(barrier);
-		return CL_OUT_OF_RESOURCES;
-	}
-	if (total > ICD_ARRAY_SIZE(w->inline_fences)) {
-		w->fences = calloc(total, sizeof(*w->fences));
+	if (n > ICD_ARRAY_SIZE(w->inline_fences)) {
+		w->fences = calloc(n, sizeof(*w->fences));
 		if (!w->fences) {
 			w->fences = w->inline_fences;
-			accel_fence_unref(barrier);
 			return CL_OUT_OF_HOST_MEMORY;
 		}
 	}
 	/* References: the events are the caller's for this call's length. */
 	for (i = 0; i < n; i++)
 		w->fences[w->n++] = accel_fence_ref(list[i]->fence);
-	if (barrier)
-		w->fences[w->n++] = barrier;
 	return CL_SUCCESS;
 }
 
@@ -89,96 +71,7 @@ cl_int icd_enqueue_done(cl_command_queue q, cl_command_type type,
 	return r;
 }
 
-/* ---- host-side commands -------------------------------------------------- */
-
-struct host_cmd {
-	icd_host_fn fn;
-	void *data;
-	void (*free_data)(void *);
-	struct accel_fence *done; /* user fence: signalled after fn */
-};
-
-static void host_cmd_run(struct accel_fence *fence _unused_, int status,
-			 void *p)
-{
-	struct host_cmd *c = p;
-
-	/* The wait list failed: skip the work, fail the same way. */
-	if (status == 0)
-		status = c->fn(c->data);
-	accel_fence_signal(c->done, status > 0 ? 0 : status);
-	accel_fence_unref(c->done);
-	if (c->free_data)
-		c->free_data(c->data);
-	free(c);
-}
-
-/*
- * libaccel has no host-function command, so one is built from public
- * parts: a marker (the command's dependencies), a callback on it doing the
- * work and signalling a user fence, and a second marker waiting for that
- * fence, which is the command's fence: later commands of an in-order queue
- * wait for it, so they see the work done.
- */
-cl_int icd_enqueue_host(cl_command_queue q, struct icd_wait *w,
-			icd_host_fn fn, void *data, void (*free_data)(void *),
-			struct accel_fence **ret_fence)
-{
-	struct accel_fence *start = NULL, *end = NULL;
-	struct host_cmd *c = calloc(1, sizeof(*c));
-	int r;
-
-	if (!c) {
-		if (free_data)
-			free_data(data);
-		return CL_OUT_OF_HOST_MEMORY;
-	}
-	c->fn = fn;
-	c->data = data;
-	c->free_data = free_data;
-	r = accel_fence_new_user(q->ctx->platform->actx, &c->done);
-	if (r == 0)
-		r = accel_queue_marker(q->q, w->n, w->fences, &start);
-	if (r == 0)
-		r = accel_queue_marker(q->q, 1, &c->done, &end);
-	if (r < 0) {
-		/* Nothing waits for `done` unless `end` exists. */
-		if (c->done)
-			accel_fence_signal(c->done, -ECANCELED);
-		accel_fence_unref(c->done);
-		accel_fence_unref(start);
-		if (free_data)
-			free_data(data);
-		free(c);
-		return icd_error(r);
-	}
-	r = accel_fence_add_callback(start, host_cmd_run, c);
-	accel_fence_unref(start);
-	if (r < 0) {
-		accel_fence_signal(c->done, r);
-		accel_fence_unref(c->done);
-		if (free_data)
-			free_data(data);
-		free(c);
-	}
-	*ret_fence = end;
-	return CL_SUCCESS;
-}
-
 /* ---- markers and barriers ------------------------------------------------ */
-
-static void queue_set_barrier(cl_command_queue q, struct accel_fence *fence)
-{
-	struct accel_fence *old;
-
-	if (!(q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
-		return; /* in order: every command waits anyway */
-	pthread_mutex_lock(&q->lock);
-	old = q->barrier;
-	q->barrier = accel_fence_ref(fence);
-	pthread_mutex_unlock(&q->lock);
-	accel_fence_unref(old);
-}
 
 cl_int icd_enqueue_marker(cl_command_queue q, cl_uint n,
 			  const cl_event *list, cl_event *event,
@@ -200,12 +93,13 @@ cl_int icd_enqueue_marker(cl_command_queue q, cl_uint n,
 		if (r != CL_SUCCESS)
 			return r;
 	}
-	e = accel_queue_marker(q->q, w.n, w.fences, &fence);
+	/* A barrier also holds back every later command of the queue. */
+	e = type == CL_COMMAND_BARRIER ?
+		    accel_queue_barrier(q->q, w.n, w.fences, &fence) :
+		    accel_queue_marker(q->q, w.n, w.fences, &fence);
 	icd_wait_fini(&w);
 	if (e < 0)
 		return icd_error(e);
-	if (type == CL_COMMAND_BARRIER)
-		queue_set_barrier(q, fence);
 	return icd_enqueue_done(q, type, fence, false, event);
 }
 

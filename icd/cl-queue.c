@@ -63,7 +63,6 @@ static cl_command_queue queue_new(cl_context ctx, cl_device_id dev,
 	icd_hold(ctx);
 	q->dev = dev;
 	q->props = props;
-	pthread_mutex_init(&q->lock, NULL);
 	ICD_RETURN_ERR(err, CL_SUCCESS, q);
 }
 
@@ -128,10 +127,8 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q)
 
 void icd_queue_free(cl_command_queue q)
 {
-	accel_fence_unref(q->barrier);
 	/* Submitted commands still run; libaccel keeps what they need. */
 	accel_queue_unref(q->q);
-	pthread_mutex_destroy(&q->lock);
 	icd_put(q->ctx);
 	free(q->props_array);
 	q->obj.magic = ICD_MAGIC_FREED;

@@ -302,6 +302,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m,
 	struct unmap_data *d;
 	struct icd_wait w;
 	cl_int r;
+	int e;
 
 	r = check_queue_mem(q, m);
 	if (r != CL_SUCCESS)
@@ -333,10 +334,11 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m,
 	}
 	d->buf = accel_buffer_ref(m->buf);
 	d->ptr = ptr;
-	r = icd_enqueue_host(q, &w, unmap_run, d, unmap_free, &fence);
+	e = accel_queue_host_fn(q->q, unmap_run, d, unmap_free, w.n, w.fences,
+				&fence);
 	icd_wait_fini(&w);
-	if (r != CL_SUCCESS)
-		return r;
+	if (e < 0)
+		return icd_error(e);
 	return icd_enqueue_done(q, CL_COMMAND_UNMAP_MEM_OBJECT, fence, false,
 				event);
 }
@@ -468,6 +470,7 @@ static cl_int rect_submit(cl_command_queue q, struct rect_cmd *c,
 	struct accel_fence *fence = NULL;
 	struct icd_wait w;
 	cl_int r;
+	int e;
 
 	/* The command keeps the buffers until it ran. */
 	c->src_buf = accel_buffer_ref(c->src_buf);
@@ -477,10 +480,11 @@ static cl_int rect_submit(cl_command_queue q, struct rect_cmd *c,
 		rect_free(c);
 		return r;
 	}
-	r = icd_enqueue_host(q, &w, rect_run, c, rect_free, &fence);
+	e = accel_queue_host_fn(q->q, rect_run, c, rect_free, w.n, w.fences,
+				&fence);
 	icd_wait_fini(&w);
-	if (r != CL_SUCCESS)
-		return r;
+	if (e < 0)
+		return icd_error(e);
 	return icd_enqueue_done(q, type, fence, blocking, event);
 }
 

@@ -151,12 +151,6 @@ struct _cl_command_queue {
 	cl_command_queue_properties props;
 	cl_queue_properties *props_array; /* as given, with the final 0 */
 	size_t n_props_array;
-	pthread_mutex_t lock;
-	/*
-	 * Out-of-order queues: the last barrier; every later command waits
-	 * for it (libaccel markers do not hold back later commands).
-	 */
-	struct accel_fence *barrier;
 };
 
 struct icd_mapping {
@@ -348,7 +342,7 @@ cl_int icd_fence_cl_status(int status);
 
 /* ---- cl-enqueue.c ------------------------------------------------------- */
 
-/* A validated wait list as libaccel fences (plus the queue's barrier). */
+/* A validated wait list as libaccel fences. */
 struct icd_wait {
 	struct accel_fence *inline_fences[8];
 	struct accel_fence **fences;
@@ -374,11 +368,5 @@ cl_int icd_enqueue_marker(cl_command_queue q, cl_uint n,
 cl_int icd_enqueue_done(cl_command_queue q, cl_command_type type,
 			struct accel_fence *fence, bool blocking,
 			cl_event *event);
-
-/* A host function run as a queue command (rect copies, unmaps). */
-typedef int (*icd_host_fn)(void *data);
-cl_int icd_enqueue_host(cl_command_queue q, struct icd_wait *w,
-			icd_host_fn fn, void *data, void (*free_data)(void *),
-			struct accel_fence **ret_fence);
 
 #endif /* ACCEL_ICD_H */

@@ -346,6 +346,11 @@ struct accel_queue {
 	pthread_mutex_t lock;     /* guards submission order and the list */
 	/* Incomplete commands, oldest first (for in-order chaining/markers). */
 	struct accel_cmd *head, *tail;
+	/*
+	 * Out-of-order queues: the fence of the last accel_queue_barrier()
+	 * (reference, under lock); every later command waits for it.
+	 */
+	struct accel_fence *barrier;
 
 	/*
 	 * Finished command records kept for the next submissions (cmd.c):
@@ -366,6 +371,7 @@ enum accel_cmd_type {
 	ACCEL_CMD_COPY,
 	ACCEL_CMD_FILL,
 	ACCEL_CMD_MARKER,
+	ACCEL_CMD_HOST,   /* accel_queue_host_fn(): run by the core */
 };
 
 /* Kernel in-fences a command can carry; more are waited for as usual. */
@@ -436,6 +442,8 @@ struct accel_launch {
 
 struct accel_cmd {
 	enum accel_cmd_type type;
+	/* A barrier: later commands of an out-of-order queue wait for it. */
+	bool barrier;
 	struct accel_queue *queue;    /* reference */
 	struct accel_fence *fence;    /* reference; always present */
 
@@ -479,6 +487,11 @@ struct accel_cmd {
 			uint32_t pattern_size;
 			uint8_t pattern[128];
 		} fill;
+		struct {
+			accel_host_fn fn;
+			void *data;
+			void (*free_fn)(void *data); /* once, may be NULL */
+		} host;
 	} u;
 };
 

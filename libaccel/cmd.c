@@ -116,6 +116,10 @@ static void cmd_release(struct accel_cmd *cmd)
 		break;
 	case ACCEL_CMD_MARKER:
 		break;
+	case ACCEL_CMD_HOST:
+		if (cmd->u.host.free_fn)
+			cmd->u.host.free_fn(cmd->u.host.data);
+		break;
 	}
 	/* Nothing may use what was released (alloc clears the rest). */
 	memset(&cmd->u, 0, offsetof(struct accel_launch, inline_args));
@@ -210,6 +214,12 @@ static void cmd_run(struct accel_cmd *cmd)
 		accel_cmd_complete(cmd, 0);
 		return;
 	}
+	if (cmd->type == ACCEL_CMD_HOST) {
+		accel_cmd_started(cmd);
+		r = cmd->u.host.fn(cmd->u.host.data);
+		accel_cmd_complete(cmd, r >= 0 ? 0 : r >= -4095 ? r : -EIO);
+		return;
+	}
 	r = cmd->queue->dev->ops->execute(cmd->queue, cmd);
 	if (r < 0) {
 		/* Not taken: the in-fences are still ours. */
@@ -286,6 +296,7 @@ static uint32_t cmd_buffers(struct accel_cmd *cmd, struct accel_buffer ***ret,
 		write[0] = true;
 		break;
 	case ACCEL_CMD_MARKER:
+	case ACCEL_CMD_HOST:
 		return 0;
 	}
 	*ret = pair;
@@ -375,7 +386,7 @@ static bool dep_to_kernel(struct accel_cmd *cmd, struct accel_cmd_dep *dep)
 	int fd;
 
 	if (!cmd->queue->dev->ops->sync_file_deps_in_kernel ||
-	    cmd->type == ACCEL_CMD_MARKER)
+	    cmd->type == ACCEL_CMD_MARKER || cmd->type == ACCEL_CMD_HOST)
 		return false;
 	if (!dep->propagate_error)
 		return accel_fence_has_sync_file(dep->fence);
@@ -395,14 +406,20 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 {
 	struct accel_queue *queue = cmd->queue;
 	struct accel_fence **implicit = NULL;
+	struct accel_fence *barrier = NULL;
 	struct accel_cmd *c;
 	uint32_t n_implicit = 0, n_sync = 0, n_total, i;
 	bool all = false;
 	int r;
 
 	cmd->n_in_sync = 0;
-	/* Markers do no device work: finish() still drains a gone device. */
-	r = cmd->type == ACCEL_CMD_MARKER ? 0 : accel_device_alive(queue->dev);
+	/*
+	 * Markers and host functions do no device work: finish() still
+	 * drains a gone device.
+	 */
+	r = cmd->type == ACCEL_CMD_MARKER || cmd->type == ACCEL_CMD_HOST ?
+		    0 :
+		    accel_device_alive(queue->dev);
 	if (r < 0) {
 		accel_cmd_discard(cmd);
 		return r;
@@ -427,10 +444,18 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 		all = true;
 		for (c = queue->head; c; c = c->next)
 			n_implicit++;
+	} else if (queue->barrier) {
+		barrier = accel_fence_ref(queue->barrier);
+		n_implicit = 1;
 	}
-	n_total = n_wait + n_sync + n_implicit;
+	/* n_wait is the caller's: the sum must not wrap. */
+	if (__builtin_add_overflow(n_wait, n_sync, &n_total) ||
+	    __builtin_add_overflow(n_total, n_implicit, &n_total))
+		n_total = UINT32_MAX; /* fails the allocation below */
 	if (n_total > ARRAY_SIZE(cmd->inline_deps)) {
-		cmd->deps = calloc(n_total, sizeof(*cmd->deps));
+		cmd->deps = n_total == UINT32_MAX ?
+				    NULL :
+				    calloc(n_total, sizeof(*cmd->deps));
 		if (!cmd->deps) {
 			pthread_mutex_unlock(&queue->lock);
 			cmd->deps = cmd->inline_deps;
@@ -452,10 +477,19 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 	if (all) {
 		for (c = queue->head; c; c = c->next)
 			cmd->deps[i++].fence = accel_fence_ref(c->fence);
+	} else if (barrier) {
+		/* Its failure is the command's, as for the wait list. */
+		cmd->deps[i].fence = barrier;
+		cmd->deps[i++].propagate_error = true;
+		barrier = NULL;
 	} else if (n_implicit) {
 		cmd->deps[i++].fence = accel_fence_ref(queue->tail->fence);
 	}
 	cmd->n_deps = n_total;
+	if (cmd->barrier && (queue->flags & ACCEL_QUEUE_OUT_OF_ORDER)) {
+		barrier = queue->barrier;
+		queue->barrier = accel_fence_ref(cmd->fence);
+	}
 	/* Append: the queue is the command's until it completes. */
 	cmd->prev = queue->tail;
 	cmd->next = NULL;
@@ -465,6 +499,8 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 		queue->head = cmd;
 	queue->tail = cmd;
 	pthread_mutex_unlock(&queue->lock);
+	/* The barrier this one replaced (a fence unref may run callbacks). */
+	accel_fence_unref(barrier);
 
 	accel_queue_ref(queue);
 	if (ret_fence)
@@ -491,6 +527,7 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 	return 0;
 
 fail:
+	accel_fence_unref(barrier);
 	while (n_sync)
 		accel_fence_unref(implicit[--n_sync]);
 	free(implicit);

@@ -66,6 +66,7 @@ ACCEL_EXPORT struct accel_queue *accel_queue_unref(struct accel_queue *queue)
 	if (dev->ops->queue_fini)
 		dev->ops->queue_fini(queue);
 	accel_cmd_cache_drain(queue);
+	accel_fence_unref(queue->barrier);
 	pthread_mutex_destroy(&queue->cache_lock);
 	pthread_mutex_destroy(&queue->lock);
 	free(queue);
@@ -248,6 +249,51 @@ ACCEL_EXPORT int accel_queue_marker(struct accel_queue *queue, uint32_t n_wait,
 	cmd = accel_cmd_alloc(queue, ACCEL_CMD_MARKER);
 	if (!cmd)
 		return -ENOMEM;
+	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);
+}
+
+ACCEL_EXPORT int accel_queue_barrier(struct accel_queue *queue, uint32_t n_wait,
+				     struct accel_fence *const *wait,
+				     struct accel_fence **ret_fence)
+{
+	struct accel_cmd *cmd;
+	int r;
+
+	r = accel_queue_check_wait(queue, n_wait, wait);
+	if (r < 0)
+		return r;
+	cmd = accel_cmd_alloc(queue, ACCEL_CMD_MARKER);
+	if (!cmd)
+		return -ENOMEM;
+	cmd->barrier = true;
+	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);
+}
+
+ACCEL_EXPORT int accel_queue_host_fn(struct accel_queue *queue,
+				     accel_host_fn fn, void *user_data,
+				     void (*free_fn)(void *user_data),
+				     uint32_t n_wait,
+				     struct accel_fence *const *wait,
+				     struct accel_fence **ret_fence)
+{
+	struct accel_cmd *cmd = NULL;
+	int r;
+
+	r = fn ? accel_queue_check_wait(queue, n_wait, wait) : -EINVAL;
+	if (r == 0) {
+		cmd = accel_cmd_alloc(queue, ACCEL_CMD_HOST);
+		if (!cmd)
+			r = -ENOMEM;
+	}
+	if (r < 0) {
+		if (free_fn)
+			free_fn(user_data);
+		return r;
+	}
+	cmd->u.host.fn = fn;
+	cmd->u.host.data = user_data;
+	cmd->u.host.free_fn = free_fn;
+	/* From here every path (failure included) releases through free_fn. */
 	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);
 }
 

@@ -168,6 +168,41 @@ int accel_queue_marker(struct accel_queue *queue, uint32_t n_wait,
 		       struct accel_fence **ret_fence);
 
 /**
+ * A barrier: a marker (same wait list rules) that every command submitted
+ * to @p queue after it also waits for, failing with its error if it fails.
+ * On an in-order queue the same as accel_queue_marker().
+ * @return 0 or the common errors
+ */
+int accel_queue_barrier(struct accel_queue *queue, uint32_t n_wait,
+			struct accel_fence *const *wait,
+			struct accel_fence **ret_fence);
+
+/**
+ * A host function run as a command.
+ * @return >= 0 for success; a negative errno fails the command with it
+ *         (values below -4095 become -EIO)
+ */
+typedef int (*accel_host_fn)(void *user_data);
+
+/**
+ * Run @p fn(@p user_data) as a command: once its wait list (and, on an
+ * in-order queue, every earlier command) completed, on a libaccel thread
+ * (the one that completed the last dependency, or the calling one if none
+ * is pending), with no libaccel lock held. The command's fence signals
+ * with fn's result after fn returned. If a wait-list fence failed, fn is
+ * not called and the command fails with that status. fn must not wait for
+ * fences of commands submitted after this one.
+ *
+ * @param free_fn called with @p user_data exactly once, after fn or
+ *        instead of it, also when this call fails; may be NULL
+ * @return 0, the common errors, -EINVAL (NULL @p fn)
+ */
+int accel_queue_host_fn(struct accel_queue *queue, accel_host_fn fn,
+			void *user_data, void (*free_fn)(void *user_data),
+			uint32_t n_wait, struct accel_fence *const *wait,
+			struct accel_fence **ret_fence);
+
+/**
  * Make sure submitted commands will make progress without further calls.
  * libaccel's queues never hold work back, so this only validates.
  * @return 0 or -EINVAL (NULL @p queue)
