@@ -15,14 +15,19 @@
 #include <libaccel/libaccel.h>
 
 #include "platform/macros.h"
+#include "platform/platform.h"
 
 struct accel_backend_ops;
+struct accel_candidates;
+struct accel_device;
 
 /* ---- logging (log.c) ---- */
 
 void accel_log(struct accel_context *ctx, int priority, const char *file,
 	       int line, const char *fn, const char *format, ...)
 	_printf_(6, 7);
+void accel_logv(struct accel_context *ctx, int priority, const char *file,
+		int line, const char *fn, const char *format, va_list args);
 
 static inline bool accel_log_enabled(struct accel_context *ctx, int priority);
 
@@ -49,6 +54,8 @@ struct accel_context {
 	void *log_data;
 	struct accel_open_interface open_iface;
 	void *open_data;
+	/* The platform's view: open_iface and the log (set once, no lock). */
+	struct accel_platform_env penv;
 	void *user_data;
 	accel_printf_fn printf_fn; /* NULL: stdout (printf.c) */
 	void *printf_data;
@@ -89,6 +96,31 @@ int accel_hotplug_dispatch(struct accel_context *ctx,
 /* Open/close a device node through the context's open interface. */
 int accel_context_open(struct accel_context *ctx, const char *path, int flags);
 void accel_context_close(struct accel_context *ctx, int fd);
+
+/* What the platform layer gets to open nodes and log for @ctx. */
+static inline const struct accel_platform_env *
+accel_context_env(struct accel_context *ctx)
+{
+	return &ctx->penv;
+}
+
+/* ---- candidates (platform/diagnose.c) ---- */
+
+/*
+ * Record a candidate @info during enumeration or a rescan (under the
+ * context's enum_lock): @dev is the context's device made from it, or
+ * NULL if no backend claimed it. Failure only loses the record, so it is
+ * logged, not returned.
+ */
+void accel_candidate_add(struct accel_context *ctx,
+			 const struct accel_udev_info *info,
+			 struct accel_device *dev);
+
+/* Forget every record before a rescan (under enum_lock). */
+void accel_candidates_clear(struct accel_context *ctx);
+
+/* Free the records, at context teardown. */
+void accel_candidates_free(struct accel_candidates *list);
 
 /* ---- device (device.c) ---- */
 

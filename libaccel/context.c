@@ -62,6 +62,27 @@ ACCEL_EXPORT const char *accel_get_version(void)
 	return ACCEL_VERSION_STRING;
 }
 
+static int env_open(void *data, const char *path, int flags)
+{
+	return accel_context_open(data, path, flags);
+}
+
+static void env_close(void *data, int fd)
+{
+	accel_context_close(data, fd);
+}
+
+static bool env_log_enabled(void *data, int priority)
+{
+	return accel_log_enabled(data, priority);
+}
+
+static void env_log(void *data, int priority, const char *file, int line,
+		    const char *fn, const char *format, va_list ap)
+{
+	accel_logv(data, priority, file, line, fn, format, ap);
+}
+
 ACCEL_EXPORT int accel_context_new(uint32_t flags, struct accel_context **ret)
 {
 	struct accel_context *ctx;
@@ -78,6 +99,13 @@ ACCEL_EXPORT int accel_context_new(uint32_t flags, struct accel_context **ret)
 	pthread_mutex_init(&ctx->lock, NULL);
 	pthread_mutex_init(&ctx->enum_lock, NULL);
 	ctx->log_fn = log_stderr;
+	ctx->penv = (struct accel_platform_env){
+		.open = env_open,
+		.close = env_close,
+		.log_enabled = env_log_enabled,
+		.log = env_log,
+		.data = ctx,
+	};
 
 	env = secure_getenv("ACCEL_LOG");
 	if (env && *env) {
@@ -347,7 +375,7 @@ static void context_enumerate(struct accel_context *ctx)
 				log_err(ctx, "backend %s: enumeration failed: %s\n",
 					backends[i]->name, strerror(-r));
 		}
-		r = accel_udev_enumerate(ctx, probe_one, ctx);
+		r = accel_udev_enumerate(accel_context_env(ctx), probe_one, ctx);
 		if (r < 0)
 			log_info(ctx, "device discovery failed: %s\n",
 				 strerror(-r));

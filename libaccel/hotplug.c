@@ -141,7 +141,8 @@ static void context_rescan(struct accel_context *ctx,
 	size_t i;
 	int r;
 
-	r = accel_udev_enumerate(ctx, note_present, &present);
+	r = accel_udev_enumerate(accel_context_env(ctx), note_present,
+				 &present);
 	if (r < 0) {
 		log_warn(ctx, "hot-plug: rescan failed: %s\n", strerror(-r));
 		strset_fini(&present);
@@ -165,7 +166,7 @@ static void context_rescan(struct accel_context *ctx,
 	strset_fini(&present);
 
 	accel_candidates_clear(ctx);
-	r = accel_udev_enumerate(ctx, rescan_one, ctx);
+	r = accel_udev_enumerate(accel_context_env(ctx), rescan_one, ctx);
 	if (r < 0)
 		log_warn(ctx, "hot-plug: rescan failed: %s\n", strerror(-r));
 }
@@ -188,9 +189,8 @@ static void event_fini(struct hotplug_event *e)
 	free(e->devnode);
 }
 
-static void collect(struct accel_context *ctx _unused_,
-		    enum accel_hotplug_event event, const char *subsystem,
-		    const char *sysname, const char *devnode, void *data)
+static void collect(bool add, const char *subsystem, const char *sysname,
+		    const char *devnode, void *data)
 {
 	struct hotplug_events *events = data;
 	struct hotplug_event *e;
@@ -207,7 +207,7 @@ static void collect(struct accel_context *ctx _unused_,
 		events->cap = cap;
 	}
 	e = &events->v[events->n];
-	e->event = event;
+	e->event = add ? ACCEL_HOTPLUG_ADD : ACCEL_HOTPLUG_REMOVE;
 	e->subsystem = strdup(subsystem);
 	e->sysname = strdup(sysname);
 	e->devnode = strdup(devnode);
@@ -228,7 +228,8 @@ int accel_hotplug_dispatch(struct accel_context *ctx,
 	size_t i;
 	int r;
 
-	r = accel_udev_monitor_dispatch(ctx, mon, collect, &events);
+	r = accel_udev_monitor_dispatch(accel_context_env(ctx), mon, collect,
+					&events);
 	if (r < 0 || events.error) {
 		/* Without the events the lists may be stale: say so. */
 		log_err(ctx, "hot-plug: events lost: %s\n",

@@ -6,12 +6,11 @@
 
 #include "accel-private.h"
 
-void accel_log(struct accel_context *ctx, int priority, const char *file,
-	       int line, const char *fn, const char *format, ...)
+void accel_logv(struct accel_context *ctx, int priority, const char *file,
+		int line, const char *fn, const char *format, va_list args)
 {
 	accel_log_fn log_fn;
 	void *data;
-	va_list args;
 
 	/* Copy under the lock; call without it (handlers may call back in). */
 	pthread_mutex_lock(&ctx->lock);
@@ -21,7 +20,15 @@ void accel_log(struct accel_context *ctx, int priority, const char *file,
 	if (!log_fn)
 		return;
 
-	va_start(args, format);
 	log_fn(ctx, priority, file, line, fn, format, args, data);
+}
+
+void accel_log(struct accel_context *ctx, int priority, const char *file,
+	       int line, const char *fn, const char *format, ...)
+{
+	va_list args;
+
+	va_start(args, format);
+	accel_logv(ctx, priority, file, line, fn, format, args);
 	va_end(args);
 }

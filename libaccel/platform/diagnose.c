@@ -497,7 +497,8 @@ ACCEL_EXPORT int accel_context_get_monitor_fd(struct accel_context *ctx)
 	if (!list)
 		r = -ENOMEM;
 	else if (!list->monitor)
-		r = accel_udev_monitor_new(ctx, &list->monitor);
+		r = accel_udev_monitor_new(accel_context_env(ctx),
+					   &list->monitor);
 	if (r < 0) {
 		pthread_mutex_unlock(&ctx->enum_lock);
 		return r;

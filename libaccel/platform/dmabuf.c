@@ -4,13 +4,14 @@
  * implicit fences, and the two ways the kernel makes one from plain memory
  * (udmabuf over a memfd, dma-buf heaps).
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "accel-private.h"
 #include "platform/platform.h"
 #include "uapi/linux/dma-buf.h"
 #include "uapi/linux/dma-heap.h"
@@ -124,14 +125,14 @@ static uint64_t page_size(void)
 	return p > 0 ? (uint64_t)p : 4096;
 }
 
-int accel_udmabuf_create(struct accel_context *ctx, int memfd, uint64_t offset,
-			 uint64_t size, int *ret_fd)
+int accel_udmabuf_create(const struct accel_platform_env *env, int memfd,
+			 uint64_t offset, uint64_t size, int *ret_fd)
 {
 	struct udmabuf_create arg = { 0 };
 	uint64_t page = page_size();
 	int dev, r;
 
-	if (!ctx || memfd < 0 || !ret_fd)
+	if (!env || memfd < 0 || !ret_fd)
 		return -EINVAL;
 	if (size == 0 || offset % page || size % page ||
 	    offset > UINT64_MAX - size)
@@ -141,10 +142,10 @@ int accel_udmabuf_create(struct accel_context *ctx, int memfd, uint64_t offset,
 	 * Opened per export, not kept: exports are rare next to the use of
 	 * what they make, and a context then holds no fd it does not need.
 	 */
-	dev = accel_context_open(ctx, UDMABUF_PATH, O_RDWR);
+	dev = env->open(env->data, UDMABUF_PATH, O_RDWR);
 	if (dev < 0) {
 		r = absent_to_eopnotsupp(dev);
-		log_dbg(ctx, "%s: %s\n", UDMABUF_PATH, strerror(-dev));
+		plat_dbg(env, "%s: %s\n", UDMABUF_PATH, strerror(-dev));
 		return r;
 	}
 	arg.memfd = (uint32_t)memfd;
@@ -153,13 +154,13 @@ int accel_udmabuf_create(struct accel_context *ctx, int memfd, uint64_t offset,
 	arg.size = size;
 	/* The result is the new dma-buf fd (O_RDWR, O_CLOEXEC by the flag). */
 	r = accel_ioctl(dev, UDMABUF_CREATE, &arg);
-	accel_context_close(ctx, dev);
+	env->close(env->data, dev);
 	if (r < 0) {
 		/*
 		 * udmabuf refuses buffers above its size_limit_mb module
 		 * parameter (64 MiB by default) with a bare EINVAL.
 		 */
-		log_dbg(ctx,
+		plat_dbg(env,
 			"UDMABUF_CREATE of %llu bytes at %llu: %s%s\n",
 			(unsigned long long)size, (unsigned long long)offset,
 			strerror(-r),
@@ -186,33 +187,33 @@ static int heap_path(const char *heap, char *path, size_t len)
 	return 0;
 }
 
-int accel_dma_heap_alloc(struct accel_context *ctx, const char *heap,
-			 uint64_t size, int *ret_fd)
+int accel_dma_heap_alloc(const struct accel_platform_env *env,
+			 const char *heap, uint64_t size, int *ret_fd)
 {
 	struct dma_heap_allocation_data arg = { 0 };
 	char path[128];
 	int dev, r;
 
-	if (!ctx || size == 0 || !ret_fd)
+	if (!env || size == 0 || !ret_fd)
 		return -EINVAL;
 	r = heap_path(heap, path, sizeof(path));
 	if (r < 0)
 		return r;
 
 	/* Allocation needs no write access to the heap node. */
-	dev = accel_context_open(ctx, path, O_RDONLY);
+	dev = env->open(env->data, path, O_RDONLY);
 	if (dev < 0) {
 		r = absent_to_eopnotsupp(dev);
-		log_dbg(ctx, "%s: %s\n", path, strerror(-dev));
+		plat_dbg(env, "%s: %s\n", path, strerror(-dev));
 		return r;
 	}
 	/* The heap rounds the length up to whole pages. */
 	arg.len = size;
 	arg.fd_flags = O_RDWR | O_CLOEXEC;
 	r = accel_ioctl(dev, DMA_HEAP_IOCTL_ALLOC, &arg);
-	accel_context_close(ctx, dev);
+	env->close(env->data, dev);
 	if (r < 0) {
-		log_dbg(ctx, "DMA_HEAP_IOCTL_ALLOC of %llu bytes from %s: %s\n",
+		plat_dbg(env, "DMA_HEAP_IOCTL_ALLOC of %llu bytes from %s: %s\n",
 			(unsigned long long)size, path, strerror(-r));
 		return r;
 	}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The platform layer: the kernel interfaces libaccel speaks (ioctl choke
- * point, dma-buf, sync_file, udev discovery). No libaccel objects here
- * beyond the context (for logging and the open interface).
+ * point, dma-buf, sync_file, udev discovery). No libaccel objects here:
+ * what needs to open a node or log gets a struct accel_platform_env.
  *
  * All functions return 0 (or a documented non-negative value) on success
  * and a negative errno on failure; fds returned are O_CLOEXEC and owned by
@@ -11,14 +11,61 @@
 #ifndef LIBACCEL_PLATFORM_H
 #define LIBACCEL_PLATFORM_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-#include <libaccel/accel-discovery.h>
+#include "platform/macros.h"
 
-struct accel_context;
-struct accel_candidates;
+/* ---- the caller's environment ---- */
+
+/*
+ * How the platform opens device nodes and logs, supplied by its user (the
+ * core fills one per context from its open interface and log handler).
+ * Every member but data is required.
+ */
+
+/* Log priorities: syslog's levels (so the core's ACCEL_LOG_* too). */
+#define PLAT_LOG_INFO 6
+#define PLAT_LOG_DEBUG 7
+
+struct accel_platform_env {
+	/* An O_CLOEXEC fd or -errno. */
+	int (*open)(void *data, const char *path, int flags);
+	void (*close)(void *data, int fd);
+	bool (*log_enabled)(void *data, int priority);
+	void (*log)(void *data, int priority, const char *file, int line,
+		    const char *fn, const char *format, va_list ap);
+	void *data;
+};
+
+static inline bool plat_log_enabled(const struct accel_platform_env *env,
+				    int priority)
+{
+	return env && env->log_enabled(env->data, priority);
+}
+
+static inline _printf_(6, 7) void
+plat_log(const struct accel_platform_env *env, int priority,
+	 const char *file, int line, const char *fn, const char *format, ...)
+{
+	va_list ap;
+
+	va_start(ap, format);
+	env->log(env->data, priority, file, line, fn, format, ap);
+	va_end(ap);
+}
+
+#define plat_log_cond(env, prio, ...)                                          \
+	do {                                                                   \
+		if (plat_log_enabled((env), (prio)))                            \
+			plat_log((env), (prio), __FILE__, __LINE__, __func__,   \
+				 __VA_ARGS__);                                  \
+	} while (0)
+
+#define plat_info(env, ...) plat_log_cond(env, PLAT_LOG_INFO, __VA_ARGS__)
+#define plat_dbg(env, ...) plat_log_cond(env, PLAT_LOG_DEBUG, __VA_ARGS__)
 
 /* ---- ioctl.c ---- */
 
@@ -63,18 +110,18 @@ int accel_dmabuf_import_sync_file(int fd, bool write, int sync_fd);
 
 /*
  * udmabuf: a dma-buf over [offset, offset+size) of a sealed memfd (both
- * page aligned). Opens /dev/udmabuf through the context's open interface.
+ * page aligned). Opens /dev/udmabuf through @env.
  * -EOPNOTSUPP when the kernel has no udmabuf.
  */
-int accel_udmabuf_create(struct accel_context *ctx, int memfd, uint64_t offset,
-			 uint64_t size, int *ret_fd);
+int accel_udmabuf_create(const struct accel_platform_env *env, int memfd,
+			 uint64_t offset, uint64_t size, int *ret_fd);
 
 /*
  * Allocate @size bytes from /dev/dma_heap/<heap> (e.g. "system").
  * -EOPNOTSUPP when the heap does not exist.
  */
-int accel_dma_heap_alloc(struct accel_context *ctx, const char *heap,
-			 uint64_t size, int *ret_fd);
+int accel_dma_heap_alloc(const struct accel_platform_env *env,
+			 const char *heap, uint64_t size, int *ret_fd);
 
 /* Would accel_udmabuf_create / accel_dma_heap_alloc work here (access(2))? */
 bool accel_udmabuf_available(void);
@@ -134,7 +181,7 @@ struct accel_udev_info {
  * Enumerate accel and DRM devices and call @fn for each; stops at the
  * first negative return of @fn and returns it. -EOPNOTSUPP without udev.
  */
-int accel_udev_enumerate(struct accel_context *ctx,
+int accel_udev_enumerate(const struct accel_platform_env *env,
 			 int (*fn)(const struct accel_udev_info *info,
 				   void *data),
 			 void *data);
@@ -142,38 +189,24 @@ int accel_udev_enumerate(struct accel_context *ctx,
 /* A udev monitor on subsystems accel and drm (hot-plug). */
 struct accel_udev_monitor;
 
-int accel_udev_monitor_new(struct accel_context *ctx,
+int accel_udev_monitor_new(const struct accel_platform_env *env,
 			   struct accel_udev_monitor **ret);
 void accel_udev_monitor_free(struct accel_udev_monitor *mon);
 
 /* The monitor's socket (borrowed). */
 int accel_udev_monitor_fd(struct accel_udev_monitor *mon);
 
+/* One hot-plug event: a node added (@add) or removed. */
+typedef void (*accel_udev_event_fn)(bool add, const char *subsystem,
+				    const char *sysname, const char *devnode,
+				    void *data);
+
 /*
  * Receive every pending event and call @fn (if set) for the accel and
  * DRM nodes among them. Returns how many were delivered.
  */
-int accel_udev_monitor_dispatch(struct accel_context *ctx,
+int accel_udev_monitor_dispatch(const struct accel_platform_env *env,
 				struct accel_udev_monitor *mon,
-				accel_hotplug_fn fn, void *data);
-
-/* ---- diagnose.c ---- */
-
-/*
- * Record a candidate @info during enumeration or a rescan (under the
- * context's enum_lock): @dev is the context's device made from it, or
- * NULL if no backend claimed it. Failure only loses the record, so it is
- * logged, not returned.
- */
-struct accel_device;
-void accel_candidate_add(struct accel_context *ctx,
-			 const struct accel_udev_info *info,
-			 struct accel_device *dev);
-
-/* Forget every record before a rescan (under enum_lock). */
-void accel_candidates_clear(struct accel_context *ctx);
-
-/* Free the records, at context teardown. */
-void accel_candidates_free(struct accel_candidates *list);
+				accel_udev_event_fn fn, void *data);
 
 #endif /* LIBACCEL_PLATFORM_H */

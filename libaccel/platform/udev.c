@@ -8,6 +8,7 @@
  *
  * One udev context per call: no state outlives the enumeration.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,6 @@
 
 #include <libudev.h>
 
-#include "accel-private.h"
 #include "platform/platform.h"
 
 enum node_kind {
@@ -240,7 +240,7 @@ static void fill_info(const struct entry *e, struct accel_udev_info *info)
 	}
 }
 
-static int scan(struct accel_context *ctx, struct udev *udev,
+static int scan(const struct accel_platform_env *env, struct udev *udev,
 		struct entries *list)
 {
 	static const char *const subsystems[] = { "accel", "drm" };
@@ -259,7 +259,7 @@ static int scan(struct accel_context *ctx, struct udev *udev,
 	}
 	r = udev_enumerate_scan_devices(en);
 	if (r < 0) {
-		log_dbg(ctx, "udev scan failed: %s\n", strerror(-r));
+		plat_dbg(env, "udev scan failed: %s\n", strerror(-r));
 		goto out;
 	}
 
@@ -293,7 +293,7 @@ out:
 	return r;
 }
 
-int accel_udev_enumerate(struct accel_context *ctx,
+int accel_udev_enumerate(const struct accel_platform_env *env,
 			 int (*fn)(const struct accel_udev_info *info,
 				   void *data),
 			 void *data)
@@ -306,7 +306,7 @@ int accel_udev_enumerate(struct accel_context *ctx,
 	/* No sysfs (some containers): nothing udev could tell us. */
 	if (access("/sys/class", F_OK) < 0) {
 		r = -errno;
-		log_dbg(ctx, "no /sys/class (%s): device discovery skipped\n",
+		plat_dbg(env, "no /sys/class (%s): device discovery skipped\n",
 			strerror(-r));
 		return -EOPNOTSUPP;
 	}
@@ -314,12 +314,12 @@ int accel_udev_enumerate(struct accel_context *ctx,
 	if (!udev)
 		return errno > 0 ? -errno : -ENOMEM;
 
-	r = scan(ctx, udev, &list);
+	r = scan(env, udev, &list);
 	for (i = 0; r >= 0 && i < list.n; i++) {
 		struct accel_udev_info info;
 
 		fill_info(&list.v[i], &info);
-		log_dbg(ctx,
+		plat_dbg(env,
 			"found %s %s (%s%s%s) on %s, driver '%s', pci %04x:%04x, numa %d\n",
 			info.subsystem, info.sysname, info.devnode,
 			list.v[i].render ? ", " : "",
@@ -353,7 +353,7 @@ void accel_udev_monitor_free(struct accel_udev_monitor *mon)
 	free(mon);
 }
 
-int accel_udev_monitor_new(struct accel_context *ctx,
+int accel_udev_monitor_new(const struct accel_platform_env *env,
 			   struct accel_udev_monitor **ret)
 {
 	struct accel_udev_monitor *mon;
@@ -374,11 +374,11 @@ int accel_udev_monitor_new(struct accel_context *ctx,
 	 * ever sent there: take the kernel's own uevents instead.
 	 */
 	source = access("/run/udev/control", F_OK) ? "kernel" : "udev";
-	log_dbg(ctx, "udev monitor on the \"%s\" source\n", source);
+	plat_dbg(env, "udev monitor on the \"%s\" source\n", source);
 	mon->mon = udev_monitor_new_from_netlink(mon->udev, source);
 	if (!mon->mon) {
 		r = errno > 0 ? -errno : -EOPNOTSUPP;
-		log_info(ctx, "no udev monitor: %s\n", strerror(-r));
+		plat_info(env, "no udev monitor: %s\n", strerror(-r));
 		goto fail;
 	}
 	r = udev_monitor_filter_add_match_subsystem_devtype(mon->mon, "accel",
@@ -389,7 +389,7 @@ int accel_udev_monitor_new(struct accel_context *ctx,
 	if (r >= 0)
 		r = udev_monitor_enable_receiving(mon->mon);
 	if (r < 0) {
-		log_info(ctx, "udev monitor setup failed: %s\n", strerror(-r));
+		plat_info(env, "udev monitor setup failed: %s\n", strerror(-r));
 		goto fail;
 	}
 	*ret = mon;
@@ -404,9 +404,9 @@ int accel_udev_monitor_fd(struct accel_udev_monitor *mon)
 	return udev_monitor_get_fd(mon->mon);
 }
 
-int accel_udev_monitor_dispatch(struct accel_context *ctx,
+int accel_udev_monitor_dispatch(const struct accel_platform_env *env,
 				struct accel_udev_monitor *mon,
-				accel_hotplug_fn fn, void *data)
+				accel_udev_event_fn fn, void *data)
 {
 	struct udev_device *dev;
 	int n = 0;
@@ -414,17 +414,13 @@ int accel_udev_monitor_dispatch(struct accel_context *ctx,
 	/* The monitor socket is non-blocking: NULL when drained. */
 	while ((dev = udev_monitor_receive_device(mon->mon))) {
 		const char *action = str_or_empty(udev_device_get_action(dev));
-		int event = 0;
+		bool add = !strcmp(action, "add");
 
-		if (!strcmp(action, "add"))
-			event = ACCEL_HOTPLUG_ADD;
-		else if (!strcmp(action, "remove"))
-			event = ACCEL_HOTPLUG_REMOVE;
-		if (event && classify(dev) >= 0) {
-			log_dbg(ctx, "hot-plug: %s %s\n", action,
-				str_or_empty(udev_device_get_sysname(dev)));
+		if ((add || !strcmp(action, "remove")) && classify(dev) >= 0) {
+			plat_dbg(env, "hot-plug: %s %s\n", action,
+				 str_or_empty(udev_device_get_sysname(dev)));
 			if (fn)
-				fn(ctx, (enum accel_hotplug_event)event,
+				fn(add,
 				   str_or_empty(udev_device_get_subsystem(dev)),
 				   str_or_empty(udev_device_get_sysname(dev)),
 				   str_or_empty(udev_device_get_devnode(dev)),

@@ -31,9 +31,6 @@ import sys
 KNOWN_VIOLATIONS = {
     "libaccel/platform/diagnose.c: backend.h",
     "libaccel/platform/diagnose.c: libaccel/accel-discovery.h",
-    "libaccel/platform/dmabuf.c: accel-private.h",
-    "libaccel/platform/udev.c: accel-private.h",
-    "libaccel/platform/platform.h: libaccel/accel-discovery.h",
     "libaccel/backends/cpu/cpu-exec.c: kernel-printf.h",
     "libaccel/compiler.c: accelc.h",
     "libaccel/kernel-printf.h: accelc-printf.h",

@@ -196,20 +196,21 @@ static void test_udmabuf_args(void **state)
 {
 	struct fake_open fo = { .result = -ENOENT };
 	struct accel_context *ctx = fake_ctx(&fo);
+	const struct accel_platform_env *env = accel_context_env(ctx);
 	int memfd = sealed_memfd(4 * PAGE), out = 12345;
 	(void)state;
 
 	assert_int_equal(accel_udmabuf_create(NULL, memfd, 0, PAGE, &out),
 			 -EINVAL);
-	assert_int_equal(accel_udmabuf_create(ctx, -1, 0, PAGE, &out), -EINVAL);
-	assert_int_equal(accel_udmabuf_create(ctx, memfd, 0, PAGE, NULL),
+	assert_int_equal(accel_udmabuf_create(env, -1, 0, PAGE, &out), -EINVAL);
+	assert_int_equal(accel_udmabuf_create(env, memfd, 0, PAGE, NULL),
 			 -EINVAL);
-	assert_int_equal(accel_udmabuf_create(ctx, memfd, 0, 0, &out), -EINVAL);
-	assert_int_equal(accel_udmabuf_create(ctx, memfd, 128, PAGE, &out),
+	assert_int_equal(accel_udmabuf_create(env, memfd, 0, 0, &out), -EINVAL);
+	assert_int_equal(accel_udmabuf_create(env, memfd, 128, PAGE, &out),
 			 -EINVAL);
-	assert_int_equal(accel_udmabuf_create(ctx, memfd, 0, PAGE + 1, &out),
+	assert_int_equal(accel_udmabuf_create(env, memfd, 0, PAGE + 1, &out),
 			 -EINVAL);
-	assert_int_equal(accel_udmabuf_create(ctx, memfd, UINT64_MAX - PAGE + 1,
+	assert_int_equal(accel_udmabuf_create(env, memfd, UINT64_MAX - PAGE + 1,
 					      2 * PAGE, &out),
 			 -EINVAL);
 	/* All refused before the device is opened. */
@@ -233,6 +234,7 @@ static void test_udmabuf_absent(void **state)
 	};
 	struct fake_open fo = { 0 };
 	struct accel_context *ctx = fake_ctx(&fo);
+	const struct accel_platform_env *env = accel_context_env(ctx);
 	int memfd = sealed_memfd(2 * PAGE), out = 12345;
 	size_t i;
 	(void)state;
@@ -240,7 +242,7 @@ static void test_udmabuf_absent(void **state)
 	for (i = 0; i < TEST_ARRAY_SIZE(cases); i++) {
 		fo.result = cases[i].open_error;
 		fo.opens = 0;
-		assert_int_equal(accel_udmabuf_create(ctx, memfd, PAGE, PAGE,
+		assert_int_equal(accel_udmabuf_create(env, memfd, PAGE, PAGE,
 						      &out),
 				 cases[i].expect);
 		assert_int_equal(fo.opens, 1);
@@ -258,10 +260,11 @@ static void test_udmabuf_not_a_device(void **state)
 {
 	struct fake_open fo = { .result = 0 };
 	struct accel_context *ctx = fake_ctx(&fo);
+	const struct accel_platform_env *env = accel_context_env(ctx);
 	int memfd = sealed_memfd(PAGE), out = 12345;
 	(void)state;
 
-	assert_int_equal(accel_udmabuf_create(ctx, memfd, 0, PAGE, &out),
+	assert_int_equal(accel_udmabuf_create(env, memfd, 0, PAGE, &out),
 			 -ENOTTY);
 	/* The device fd went back through close_restricted. */
 	assert_int_equal(fo.opens, 1);
@@ -277,24 +280,25 @@ static void test_heap_args(void **state)
 					   ".." };
 	struct fake_open fo = { .result = -ENOENT };
 	struct accel_context *ctx = fake_ctx(&fo);
+	const struct accel_platform_env *env = accel_context_env(ctx);
 	char longname[200];
 	int out = 12345;
 	size_t i;
 	(void)state;
 
 	for (i = 0; i < TEST_ARRAY_SIZE(bad); i++) {
-		assert_int_equal(accel_dma_heap_alloc(ctx, bad[i], PAGE, &out),
+		assert_int_equal(accel_dma_heap_alloc(env, bad[i], PAGE, &out),
 				 -EINVAL);
 		assert_false(accel_dma_heap_available(bad[i]));
 	}
 	memset(longname, 'h', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
-	assert_int_equal(accel_dma_heap_alloc(ctx, longname, PAGE, &out),
+	assert_int_equal(accel_dma_heap_alloc(env, longname, PAGE, &out),
 			 -ENAMETOOLONG);
-	assert_int_equal(accel_dma_heap_alloc(ctx, "system", 0, &out), -EINVAL);
+	assert_int_equal(accel_dma_heap_alloc(env, "system", 0, &out), -EINVAL);
 	assert_int_equal(accel_dma_heap_alloc(NULL, "system", PAGE, &out),
 			 -EINVAL);
-	assert_int_equal(accel_dma_heap_alloc(ctx, "system", PAGE, NULL),
+	assert_int_equal(accel_dma_heap_alloc(env, "system", PAGE, NULL),
 			 -EINVAL);
 	assert_int_equal(fo.opens, 0);
 	assert_int_equal(out, 12345);
@@ -305,21 +309,22 @@ static void test_heap_absent(void **state)
 {
 	struct fake_open fo = { .result = -ENOENT };
 	struct accel_context *ctx = fake_ctx(&fo);
+	const struct accel_platform_env *env = accel_context_env(ctx);
 	int out = 12345;
 	(void)state;
 
-	assert_int_equal(accel_dma_heap_alloc(ctx, "system", PAGE, &out),
+	assert_int_equal(accel_dma_heap_alloc(env, "system", PAGE, &out),
 			 -EOPNOTSUPP);
 	assert_string_equal(fo.path, "/dev/dma_heap/system");
 	assert_int_equal(fo.flags & O_ACCMODE, O_RDONLY);
 	assert_true(fo.flags & O_CLOEXEC);
 
 	fo.result = -EACCES;
-	assert_int_equal(accel_dma_heap_alloc(ctx, "cma", PAGE, &out), -EACCES);
+	assert_int_equal(accel_dma_heap_alloc(env, "cma", PAGE, &out), -EACCES);
 	assert_string_equal(fo.path, "/dev/dma_heap/cma");
 
 	fo.result = 0;
-	assert_int_equal(accel_dma_heap_alloc(ctx, "system", PAGE, &out),
+	assert_int_equal(accel_dma_heap_alloc(env, "system", PAGE, &out),
 			 -ENOTTY);
 	assert_int_equal(fo.closes, 1);
 	assert_int_equal(out, 12345);
@@ -377,6 +382,7 @@ static void check_real_dmabuf(int fd, uint64_t size, uint8_t seed)
 static void test_udmabuf_real(void **state)
 {
 	struct test_log log;
+	const struct accel_platform_env *env;
 	struct accel_context *ctx;
 	int memfd, fd = -1;
 	uint8_t *p;
@@ -386,13 +392,14 @@ static void test_udmabuf_real(void **state)
 		skip();
 	test_log_init(&log);
 	assert_int_equal(test_context_new(&log, &ctx), 0);
+	env = accel_context_env(ctx);
 	memfd = sealed_memfd(4 * PAGE);
 	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
 	assert_true(p != MAP_FAILED);
 	p[PAGE] = 0x5a;
 
 	/* The second and third page: same memory, no copy. */
-	assert_int_equal(accel_udmabuf_create(ctx, memfd, PAGE, 2 * PAGE, &fd),
+	assert_int_equal(accel_udmabuf_create(env, memfd, PAGE, 2 * PAGE, &fd),
 			 0);
 	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
 	assert_int_equal(fcntl(fd, F_GETFL) & O_ACCMODE, O_RDWR);
@@ -409,6 +416,7 @@ static void test_udmabuf_real(void **state)
 static void test_heap_real(void **state)
 {
 	struct test_log log;
+	const struct accel_platform_env *env;
 	struct accel_context *ctx;
 	int fd = -1;
 	(void)state;
@@ -417,8 +425,9 @@ static void test_heap_real(void **state)
 		skip();
 	test_log_init(&log);
 	assert_int_equal(test_context_new(&log, &ctx), 0);
+	env = accel_context_env(ctx);
 	/* Rounded up to whole pages by the heap. */
-	assert_int_equal(accel_dma_heap_alloc(ctx, "system", 3 * PAGE - 5, &fd),
+	assert_int_equal(accel_dma_heap_alloc(env, "system", 3 * PAGE - 5, &fd),
 			 0);
 	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
 	assert_int_equal(fcntl(fd, F_GETFL) & O_ACCMODE, O_RDWR);

@@ -21,6 +21,7 @@
 
 #include "test-common.h"
 
+#include "accel-private.h"
 #include "platform/platform.h"
 
 #define MS 1000000ll
@@ -251,6 +252,7 @@ static void test_wait_eintr_signalled(void **state)
 static void test_real_sync_file(void **state)
 {
 	struct test_log log;
+	const struct accel_platform_env *env;
 	struct accel_context *ctx;
 	int dmabuf = -1, a = -1, b = -1, m = -1, r;
 	(void)state;
@@ -259,15 +261,16 @@ static void test_real_sync_file(void **state)
 		skip();
 	test_log_init(&log);
 	assert_int_equal(test_context_new(&log, &ctx), 0);
+	env = accel_context_env(ctx);
 	if (accel_dma_heap_available("system")) {
-		r = accel_dma_heap_alloc(ctx, "system", 4096, &dmabuf);
+		r = accel_dma_heap_alloc(env, "system", 4096, &dmabuf);
 	} else {
 		int memfd = memfd_create("t", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 
 		assert_true(memfd >= 0);
 		assert_int_equal(ftruncate(memfd, 4096), 0);
 		assert_int_equal(fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
-		r = accel_udmabuf_create(ctx, memfd, 0, 4096, &dmabuf);
+		r = accel_udmabuf_create(env, memfd, 0, 4096, &dmabuf);
 		close(memfd);
 	}
 	assert_int_equal(r, 0);

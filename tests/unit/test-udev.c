@@ -96,7 +96,8 @@ static void test_enumerate_entries(void **state)
 	unsigned i;
 
 	assert_non_null(c);
-	assert_int_equal(accel_udev_enumerate(f->ctx, collect_cb, c), 0);
+	assert_int_equal(accel_udev_enumerate(accel_context_env(f->ctx),
+						      collect_cb, c), 0);
 
 	/* card0+renderD128, accel0, card2, card1+renderD129, renderD130 */
 	assert_int_equal(c->n, 5);
@@ -170,12 +171,14 @@ static void test_enumerate_stops(void **state)
 
 	assert_non_null(c);
 	c->stop_with = -E2BIG;
-	assert_int_equal(accel_udev_enumerate(f->ctx, collect_cb, c), -E2BIG);
+	assert_int_equal(accel_udev_enumerate(accel_context_env(f->ctx),
+						      collect_cb, c), -E2BIG);
 	assert_int_equal(c->n, 1);
 	/* A positive return is no stop. */
 	memset(c, 0, sizeof(*c));
 	c->stop_with = 1;
-	assert_int_equal(accel_udev_enumerate(f->ctx, collect_cb, c), 0);
+	assert_int_equal(accel_udev_enumerate(accel_context_env(f->ctx),
+						      collect_cb, c), 0);
 	assert_int_equal(c->n, 5);
 	free(c);
 }
@@ -206,7 +209,8 @@ static void test_enumerate_nothing(void **state)
 					  "INTERFACE", "eth0", NULL);
 	assert_non_null(net);
 	g_free(net);
-	assert_int_equal(accel_udev_enumerate(f->ctx, collect_cb, c), 0);
+	assert_int_equal(accel_udev_enumerate(accel_context_env(f->ctx),
+						      collect_cb, c), 0);
 	assert_int_equal(c->n, 0);
 	free(c);
 	assert_cpu_only(f);
@@ -225,7 +229,8 @@ static void test_enumerate_no_sysfs(void **state)
 	assert_non_null(c);
 	/* No /sys/class at all (some containers): said, not fatal. */
 	umockdev_testbed_clear(testbed);
-	assert_int_equal(accel_udev_enumerate(f->ctx, collect_cb, c),
+	assert_int_equal(accel_udev_enumerate(accel_context_env(f->ctx),
+						      collect_cb, c),
 			 -EOPNOTSUPP);
 	assert_int_equal(c->n, 0);
 	free(c);

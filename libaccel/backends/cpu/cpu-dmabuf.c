@@ -26,7 +26,8 @@ int cpu_buffer_alloc_heap(struct accel_buffer *buf, size_t len)
 	void *p;
 	int r;
 
-	r = accel_dma_heap_alloc(buf->dev->ctx, CPU_HEAP, len, &fd);
+	r = accel_dma_heap_alloc(accel_context_env(buf->dev->ctx), CPU_HEAP, len,
+				 &fd);
 	if (r < 0)
 		return r;
 	/* The heap hands out zeroed pages, as a new buffer must be. */
@@ -77,8 +78,8 @@ int cpu_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
 		size = len - offset;
 	if (offset % page || size % page)
 		return -EINVAL;
-	return accel_udmabuf_create(buf->dev->ctx, buf->memfd, offset, size,
-				    ret_fd);
+	return accel_udmabuf_create(accel_context_env(buf->dev->ctx), buf->memfd,
+				    offset, size, ret_fd);
 }
 
 int cpu_buffer_import_dmabuf(struct accel_buffer *buf)
