@@ -72,7 +72,7 @@ struct accel_context {
 	 */
 	struct accel_device **gone;
 	size_t n_gone;
-	/* Discovery state: candidates, hot-plug monitor (platform/diagnose.c). */
+	/* Discovery state: candidates, hot-plug monitor (discovery.c). */
 	struct accel_candidates *candidates;
 };
 
@@ -104,7 +104,7 @@ accel_context_env(struct accel_context *ctx)
 	return &ctx->penv;
 }
 
-/* ---- candidates (platform/diagnose.c) ---- */
+/* ---- candidates (discovery.c) ---- */
 
 /*
  * Record a candidate @info during enumeration or a rescan (under the

@@ -375,7 +375,8 @@ static void context_enumerate(struct accel_context *ctx)
 				log_err(ctx, "backend %s: enumeration failed: %s\n",
 					backends[i]->name, strerror(-r));
 		}
-		r = accel_udev_enumerate(accel_context_env(ctx), probe_one, ctx);
+		r = accel_udev_enumerate(accel_context_env(ctx), probe_one,
+					 ctx);
 		if (r < 0)
 			log_info(ctx, "device discovery failed: %s\n",
 				 strerror(-r));

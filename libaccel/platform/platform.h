@@ -150,6 +150,37 @@ int accel_sync_file_poll(int fd, int64_t timeout_ns);
  * public (accel-fence.h), defined by the core's sync-file.c.
  */
 
+/* ---- node-check.c ---- */
+
+enum accel_node_reason {
+	ACCEL_NODE_OPENS = 0,          /* stat and open work */
+	ACCEL_NODE_MISSING,            /* no such node (or it vanished) */
+	ACCEL_NODE_PERMISSION_DENIED,  /* EACCES, or EPERM the mode explains */
+	ACCEL_NODE_CGROUP_DENIED,      /* EPERM the mode bits do not explain */
+	ACCEL_NODE_NO_DRIVER,          /* @driver is "" */
+	ACCEL_NODE_OPEN_FAILED,        /* stat or open failed otherwise */
+};
+
+struct accel_node_verdict {
+	int reason;             /* enum accel_node_reason */
+	int open_errno;         /* errno of the failed stat or open, else 0 */
+	const char *path;       /* @render if not "", else @devnode */
+	bool has_group;         /* the node was stat'ed with a driver bound */
+	char *group;            /* its group's name (malloc'ed, may be NULL) */
+	char *message;          /* why, for people (malloc'ed; NULL without
+				 * memory and for ACCEL_NODE_OPENS) */
+};
+
+/*
+ * Check the node of a device (the render node when @render is not "",
+ * since opening a primary node may make us DRM master) with stat and an
+ * open through @env (closed again at once); @driver is the bound kernel
+ * driver or "". The caller frees @v->group and @v->message.
+ */
+void accel_node_check(const struct accel_platform_env *env,
+		      const char *devnode, const char *render,
+		      const char *driver, struct accel_node_verdict *v);
+
 /* ---- udev.c ---- */
 
 /*

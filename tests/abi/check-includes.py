@@ -29,8 +29,6 @@ import sys
 # Each entry: "path: included-name" (or "path: <location>"). Remove an
 # entry in the change that removes the violation.
 KNOWN_VIOLATIONS = {
-    "libaccel/platform/diagnose.c: backend.h",
-    "libaccel/platform/diagnose.c: libaccel/accel-discovery.h",
     "libaccel/backends/cpu/cpu-exec.c: kernel-printf.h",
     "libaccel/compiler.c: accelc.h",
     "libaccel/kernel-printf.h: accelc-printf.h",

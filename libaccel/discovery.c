@@ -5,21 +5,19 @@
  * on the first query (lazily: it opens their nodes, which an application
  * that never asks should not pay for). The most common "where is my
  * device" causes are node permissions, the cgroup device controller of
- * containers and a missing /sys/class/accel.
+ * containers and a missing /sys/class/accel; the node checks themselves
+ * are the platform's (platform/node-check.c). Also the public hot-plug
+ * calls, whose monitor lives with the candidates.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* asprintf */
 #endif
 #include <fcntl.h>
-#include <grp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-#include <libaccel/accel-discovery.h>
 
 #include "backend.h"
 
@@ -159,45 +157,6 @@ oom:
 
 /* ---- diagnosis ------------------------------------------------------ */
 
-static bool in_group(gid_t gid)
-{
-	gid_t groups[256];
-	int i, n;
-
-	if (getegid() == gid)
-		return true;
-	n = getgroups((int)ARRAY_SIZE(groups), groups);
-	for (i = 0; i < n; i++)
-		if (groups[i] == gid)
-			return true;
-	return false;
-}
-
-/* Would the mode bits let this process read and write the node? */
-static bool mode_allows(const struct stat *st)
-{
-	if (geteuid() == 0)
-		return true;
-	if (st->st_uid == geteuid())
-		return (st->st_mode & 0600) == 0600;
-	if (in_group(st->st_gid))
-		return (st->st_mode & 0060) == 0060;
-	return (st->st_mode & 0006) == 0006;
-}
-
-static char *group_name(gid_t gid)
-{
-	struct group grp, *res = NULL;
-	char buf[1024], *s;
-
-	if (getgrgid_r(gid, &grp, buf, sizeof(buf), &res) == 0 && res &&
-	    res->gr_name)
-		return strdup(res->gr_name);
-	if (asprintf(&s, "%u", (unsigned)gid) < 0)
-		return NULL;
-	return s;
-}
-
 _printf_(3, 4)
 static void set_reason(struct candidate *c, int reason, const char *fmt, ...)
 {
@@ -214,94 +173,45 @@ static void set_reason(struct candidate *c, int reason, const char *fmt, ...)
 	c->s[ACCEL_CANDIDATE_STRING_REASON_MESSAGE] = msg;
 }
 
-static void diagnose_permission(struct candidate *c, const char *path,
-				const struct stat *st, const char *group)
-{
-	if (!in_group(st->st_gid)) {
-		set_reason(c, ACCEL_CANDIDATE_PERMISSION_DENIED,
-			   "%s (mode %04o, group '%s'): permission denied; you are not in group '%s': add yourself to group '%s' and log in again",
-			   path, (unsigned)(st->st_mode & 07777), group, group,
-			   group);
-	} else if ((st->st_mode & 0060) != 0060) {
-		set_reason(c, ACCEL_CANDIDATE_PERMISSION_DENIED,
-			   "%s (mode %04o, group '%s'): permission denied; you are in group '%s' but it may not read and write the node",
-			   path, (unsigned)(st->st_mode & 07777), group, group);
-	} else {
-		set_reason(c, ACCEL_CANDIDATE_PERMISSION_DENIED,
-			   "%s (mode %04o, group '%s'): permission denied although you are in group '%s' (an ACL or security module denies it)",
-			   path, (unsigned)(st->st_mode & 07777), group, group);
-	}
-}
-
 static void diagnose_one(struct accel_context *ctx, struct candidate *c)
 {
-	const char *devnode = c->s[ACCEL_CANDIDATE_STRING_DEVNODE];
-	const char *render = c->s[ACCEL_CANDIDATE_STRING_RENDER_DEVNODE];
-	const char *driver = c->s[ACCEL_CANDIDATE_STRING_DRIVER];
+	static const int reasons[] = {
+		[ACCEL_NODE_OPENS] = ACCEL_CANDIDATE_NO_BACKEND,
+		[ACCEL_NODE_MISSING] = ACCEL_CANDIDATE_NODE_MISSING,
+		[ACCEL_NODE_PERMISSION_DENIED] =
+			ACCEL_CANDIDATE_PERMISSION_DENIED,
+		[ACCEL_NODE_CGROUP_DENIED] = ACCEL_CANDIDATE_CGROUP_DENIED,
+		[ACCEL_NODE_NO_DRIVER] = ACCEL_CANDIDATE_NO_DRIVER,
+		[ACCEL_NODE_OPEN_FAILED] = ACCEL_CANDIDATE_OPEN_FAILED,
+	};
 	const char *backend = c->s[ACCEL_CANDIDATE_STRING_BACKEND];
-	const char *path, *group;
-	struct stat st;
-	int fd;
+	struct accel_node_verdict v;
 
 	if (*backend) {
 		set_reason(c, ACCEL_CANDIDATE_OK, "usable: claimed by the %s backend",
 			   backend);
 		return;
 	}
-	/*
-	 * The render node when there is one: opening it has no side effect,
-	 * while the first opener of a primary node becomes DRM master.
-	 */
-	path = *render ? render : devnode;
-	if (stat(path, &st) < 0) {
-		int err = errno;
-
-		c->u[ACCEL_CANDIDATE_U64_OPEN_ERRNO] = (uint64_t)err;
-		if (err == ENOENT)
-			set_reason(c, ACCEL_CANDIDATE_NODE_MISSING,
-				   "%s is listed in sysfs but the node does not exist (no devtmpfs or udev here, or the container does not pass it through)",
-				   path);
-		else
-			set_reason(c, ACCEL_CANDIDATE_OPEN_FAILED,
-				   "cannot stat %s: %s", path, strerror(err));
-		return;
+	accel_node_check(accel_context_env(ctx),
+			 c->s[ACCEL_CANDIDATE_STRING_DEVNODE],
+			 c->s[ACCEL_CANDIDATE_STRING_RENDER_DEVNODE],
+			 c->s[ACCEL_CANDIDATE_STRING_DRIVER], &v);
+	c->u[ACCEL_CANDIDATE_U64_REASON] = (uint64_t)reasons[v.reason];
+	c->u[ACCEL_CANDIDATE_U64_OPEN_ERRNO] = (uint64_t)v.open_errno;
+	if (v.has_group) {
+		free(c->s[ACCEL_CANDIDATE_STRING_NODE_GROUP]);
+		c->s[ACCEL_CANDIDATE_STRING_NODE_GROUP] = v.group;
 	}
-	if (!*driver) {
-		set_reason(c, ACCEL_CANDIDATE_NO_DRIVER,
-			   "no kernel driver is bound to the device of %s",
-			   path);
-		return;
-	}
-	free(c->s[ACCEL_CANDIDATE_STRING_NODE_GROUP]);
-	c->s[ACCEL_CANDIDATE_STRING_NODE_GROUP] = group_name(st.st_gid);
-	group = c->s[ACCEL_CANDIDATE_STRING_NODE_GROUP];
-	if (!group)
-		group = "?";
-
-	fd = accel_context_open(ctx, path, O_RDWR | O_NONBLOCK | O_NOCTTY);
-	if (fd >= 0) {
-		accel_context_close(ctx, fd);
+	if (v.reason == ACCEL_NODE_OPENS) {
+		/* What the platform cannot know: no backend wanted it. */
+		free(v.message);
 		set_reason(c, ACCEL_CANDIDATE_NO_BACKEND,
 			   "driver '%s' is bound and %s opens, but no libaccel backend took the device (none supports the driver, or one declined: ACCEL_LOG=debug says why)",
-			   driver, path);
+			   c->s[ACCEL_CANDIDATE_STRING_DRIVER], v.path);
 		return;
 	}
-	c->u[ACCEL_CANDIDATE_U64_OPEN_ERRNO] = (uint64_t)-fd;
-	if (fd == -EACCES || (fd == -EPERM && !mode_allows(&st))) {
-		diagnose_permission(c, path, &st, group);
-	} else if (fd == -EPERM) {
-		/* Mode bits allow it: only the device cgroup says EPERM then. */
-		set_reason(c, ACCEL_CANDIDATE_CGROUP_DENIED,
-			   "opening %s fails with EPERM although its mode %04o allows it: the cgroup device controller denies it (a container needs the device passed through, e.g. --device %s)",
-			   path, (unsigned)(st.st_mode & 07777), path);
-	} else if (fd == -ENOENT) {
-		set_reason(c, ACCEL_CANDIDATE_NODE_MISSING,
-			   "%s vanished: %s", path, strerror(-fd));
-	} else {
-		set_reason(c, ACCEL_CANDIDATE_OPEN_FAILED,
-			   "driver '%s' is bound but %s does not open: %s",
-			   driver, path, strerror(-fd));
-	}
+	free(c->s[ACCEL_CANDIDATE_STRING_REASON_MESSAGE]);
+	c->s[ACCEL_CANDIDATE_STRING_REASON_MESSAGE] = v.message;
 }
 
 static void diagnose_context(struct accel_candidates *list)
