@@ -292,13 +292,18 @@ int accelc_regions_find_uniform(struct regions *rg)
 			changed = true;
 		}
 	}
-	for (size_t k = 0; k < cand.cap; k++) {
-		if (!cand.k[k] || !cand.v[k])
+	/*
+	 * In the prologue's order, not the map's: that follows addresses,
+	 * which differ from run to run, and the order is the code's.
+	 */
+	for (LLVMValueRef i = LLVMGetFirstInstruction(rg->prologue); i;
+	     i = LLVMGetNextInstruction(i)) {
+		if (!LLVMIsAAllocaInst(i) || !ptrmap_get(&cand, i))
 			continue;
 		if (accelc_grow((void **)&rg->uniform, rg->n_uniform,
 				sizeof(*rg->uniform)))
 			goto out;
-		rg->uniform[rg->n_uniform++] = cand.k[k];
+		rg->uniform[rg->n_uniform++] = i;
 	}
 	r = 0;
 out:
