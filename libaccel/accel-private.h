@@ -57,12 +57,11 @@ struct accel_context {
 	/* The platform's view: open_iface and the log (set once, no lock). */
 	struct accel_platform_env penv;
 	void *user_data;
-	accel_printf_fn printf_fn; /* NULL: stdout (printf.c) */
+	accel_printf_fn printf_fn; /* NULL: stdout (printf-sink.c) */
 	void *printf_data;
 
 	pthread_mutex_t enum_lock; /* serialises enumeration and rescans */
 	struct accel_poller *poller; /* sync_file poll thread, made on demand */
-	struct accel_compiler *compiler; /* loaded on the first source build */
 	atomic_bool enumerated;
 	struct accel_device **devices;
 	size_t n_devices;
@@ -315,38 +314,6 @@ struct accel_program {
 	/* program-scope __global variables' bytes (compiled programs) */
 	uint64_t global_size;
 };
-
-/*
- * The CPU device's kernel handle (accel_kernel_def.handle): the code of a
- * compiled, native or built-in kernel. Here while the compiler (compiler.c)
- * is in the core.
- */
-struct cpu_kernel {
-	accel_wg_fn fn;
-	accel_wg_fn streaming_fn;           /* NULL if none (accel-wg.h) */
-	accel_wg_fn ids32_fn;               /* NULL if none (accel-wg.h) */
-	uint32_t flags;                     /* CPU_KERNEL_* */
-};
-
-/* A compiled kernel built with -cl-denorms-are-zero (flushes denormals). */
-#define CPU_KERNEL_DENORMS_ZERO (1u << 0)
-/* Its work-items run as fibers: private_per_item is not on the caller's stack. */
-#define CPU_KERNEL_FIBERS (1u << 1)
-/* It calls printf. */
-#define CPU_KERNEL_PRINTF (1u << 2)
-
-/* compiler.c */
-struct accel_compiler;
-struct accel_build_request;
-bool accel_compiler_available(void);
-void accel_compiler_destroy(struct accel_compiler *c);
-/* Build, compile or link OpenCL C (the CPU device's program_build). */
-int accel_compiler_build(struct accel_device *dev,
-			 const struct accel_build_request *req,
-			 char **ret_log, struct accel_program **ret);
-/* Load a program binary container (the CPU device's program_load_binary). */
-int accel_compiler_load_binary(struct accel_device *dev, const void *data,
-			       size_t size, struct accel_program **ret);
 
 /* One argument's value as set on a kernel. */
 struct accel_kernel_arg {

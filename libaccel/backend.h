@@ -265,6 +265,24 @@ struct accel_backend_ops {
 				      struct accel_fence *fence, int *ret_fd);
 };
 
+/*
+ * Text a kernel printed, to the context's printf handler or, without one,
+ * to stdout (printf-sink.c). One launch's output goes between one begin
+ * and its end, so that it is not interleaved with other output: the
+ * handler is read once, or stdout stays locked until the end.
+ */
+struct accel_printf_sink {
+	/* the core's */
+	struct accel_context *ctx;
+	accel_printf_fn fn;
+	void *data;
+};
+
+void accel_printf_begin(struct accel_context *ctx, struct accel_printf_sink *s);
+void accel_printf_emit(struct accel_printf_sink *s, const char *text,
+		       size_t len);
+void accel_printf_end(struct accel_printf_sink *s);
+
 /* The static table of backends, in probe order (context.c). */
 extern const struct accel_backend_ops accel_cpu_backend;
 extern const struct accel_backend_ops accel_drm_backend;

@@ -147,7 +147,6 @@ accel_context_unref(struct accel_context *ctx)
 	 * reference through them.
 	 */
 	accel_poller_destroy(ctx->poller);
-	accel_compiler_destroy(ctx->compiler);
 	for (i = 0; i < ctx->n_devices; i++)
 		accel_device_destroy(ctx->devices[i]);
 	free(ctx->devices);

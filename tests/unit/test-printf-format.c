@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The host side of kernel printf (libaccel/printf.c) on records the
- * compiler would never write: short or garbage payloads, absurd widths,
- * malformed formats. Each must give -EBADMSG or text, never a crash or a
+ * The host side of kernel printf (libaccel/backends/cpu/cpu-printf.c) on
+ * records the compiler would never write: short or garbage payloads, absurd
+ * widths, malformed formats. Each must give -EBADMSG or text, never a crash or a
  * read past the payload (run it under ASan).
  */
 #include <errno.h>
@@ -12,7 +12,7 @@
 
 #include "test-common.h"
 
-#include "kernel-printf.h"
+#include "cpu-printf.h"
 
 static int format(const char *fmt, const void *payload, size_t size,
 		  char **text)

@@ -7,6 +7,7 @@
 
 #include "backend.h"
 #include "cpu-private.h"
+#include "cpu-program.h"
 
 /* Argument i as a pointer (buffer arguments). */
 #define ARG_PTR(args, i, type) (*(type *const *)(args)[i])

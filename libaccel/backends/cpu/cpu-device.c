@@ -13,6 +13,7 @@
 
 #include "backend.h"
 #include "cpu-private.h"
+#include "cpu-program.h"
 
 #define MIB (1024ull * 1024ull)
 /* Upper bound of ACCEL_CPU_THREADS, against typos like 1000000. */
@@ -260,7 +261,7 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 	if (accel_udmabuf_available() || accel_dma_heap_available("system"))
 		p[ACCEL_DEVICE_U64_CAPS] |= ACCEL_DEVICE_CAP_DMABUF_EXPORT;
 	/* OpenCL C needs the compiler module (built with compiler-stub/). */
-	if (accel_compiler_available())
+	if (cpu_compiler_available())
 		p[ACCEL_DEVICE_U64_CAPS] |= ACCEL_DEVICE_CAP_COMPILER;
 	p[ACCEL_DEVICE_U64_VENDOR_ID] = 0;
 	p[ACCEL_DEVICE_U64_DEVICE_ID] = 0;
@@ -411,6 +412,7 @@ static int cpu_enumerate_builtin(struct accel_context *ctx)
 	}
 	pthread_mutex_init(&cpu->lock, NULL);
 	atomic_init(&cpu->pool, NULL);
+	atomic_init(&cpu->compiler, NULL);
 	dev->backend_data = cpu;
 
 	cpus = affinity_cpus();
@@ -485,6 +487,8 @@ static void cpu_device_fini(struct accel_device *dev)
 	/* May run on one of the pool's own workers; the pool copes. */
 	cpu_pool_destroy(atomic_load_explicit(&cpu->pool,
 					      memory_order_acquire));
+	cpu_compiler_destroy(atomic_load_explicit(&cpu->compiler,
+						  memory_order_acquire));
 	pthread_mutex_destroy(&cpu->lock);
 	free(cpu);
 	dev->backend_data = NULL;
@@ -500,8 +504,8 @@ const struct accel_backend_ops accel_cpu_backend = {
 	.buffer_export_dmabuf = cpu_buffer_export_dmabuf,
 	.buffer_import_dmabuf = cpu_buffer_import_dmabuf,
 	/* buffer_map/unmap: NULL, the core maps through host_ptr. */
-	.program_build = accel_compiler_build,
-	.program_load_binary = accel_compiler_load_binary,
+	.program_build = cpu_program_build,
+	.program_load_binary = cpu_program_load_binary,
 	.kernel_from_native = cpu_kernel_from_native,
 	.get_built_in_kernels = cpu_get_built_in_kernels,
 	.kernel_free = cpu_kernel_free,

@@ -16,7 +16,8 @@
 
 #include "backend.h"
 #include "cpu-private.h"
-#include "kernel-printf.h"
+#include "cpu-printf.h"
+#include "cpu-program.h"
 
 /* Local memory blocks are aligned like this (see accel-wg.h). */
 #define LOCAL_ALIGN 128u

@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "cpu-private.h"
+#include "cpu-program.h"
 
 /* Every global id of @l is below ACCEL_WG_IDS32_LIMIT (accel-wg.h). */
 static bool ids_fit_32(const struct accel_launch *l)

@@ -17,9 +17,8 @@ struct accel_buffer;
 struct accel_cmd;
 struct accel_device;
 struct accel_kernel_info;
-struct accel_native_kernel_desc;
-struct accel_program;
 struct accel_queue;
+struct cpu_compiler;
 struct accelc_printf_buffer;
 
 /* ---- thread pool (cpu-pool.c) ---- */
@@ -144,6 +143,8 @@ struct cpu_device {
 	uint64_t spin_ns;
 	/* launches binding this many bytes of buffers run streaming variants */
 	uint64_t streaming_min;
+	/* The compiler module, loaded on the first build (cpu-compiler.c). */
+	_Atomic(struct cpu_compiler *) compiler;
 };
 
 /* Launches binding at least this many bytes of buffers stream. */
@@ -216,14 +217,5 @@ unsigned cpu_code_level(void);
 int cpu_get_built_in_kernels(struct accel_device *dev,
 			     const struct accel_kernel_info **ret,
 			     uint32_t *n);
-
-/* ---- programs and launches (cpu-program.c, cpu-launch.c) ---- */
-
-int cpu_kernel_from_native(struct accel_device *dev,
-			   const struct accel_native_kernel_desc *desc,
-			   void **ret_handle);
-void cpu_kernel_free(struct accel_device *dev, void *handle);
-void cpu_program_fini(struct accel_program *prog);
-int cpu_launch_prepare(struct accel_queue *queue, struct accel_cmd *cmd);
 
 #endif /* LIBACCEL_CPU_PRIVATE_H */

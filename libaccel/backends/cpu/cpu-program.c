@@ -9,6 +9,7 @@
 
 #include "backend.h"
 #include "cpu-private.h"
+#include "cpu-program.h"
 
 int cpu_kernel_from_native(struct accel_device *dev _unused_,
 			   const struct accel_native_kernel_desc *desc,

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * printf() in compiled kernels: the per-launch buffer and its output
- * (printf.c). The record layout is compiler-stub/accelc-printf.h.
+ * (cpu-printf.c). The record layout is compiler-stub/accelc-printf.h.
  */
-#ifndef LIBACCEL_KERNEL_PRINTF_H
-#define LIBACCEL_KERNEL_PRINTF_H
+#ifndef LIBACCEL_CPU_PRINTF_H
+#define LIBACCEL_CPU_PRINTF_H
 
-#include "accel-private.h"
+#include "backend.h"
 #include "accelc-printf.h"
 
 /*
@@ -17,8 +17,8 @@ int accel_printf_buffer_new(const struct accel_launch *l,
 			    struct accelc_printf_buffer **ret);
 
 /*
- * Format the records of @buf (when @output) through the context's printf
- * handler, in buffer order, then free @buf. Accepts NULL. Called when the
+ * Format the records of @buf (when @output) into the core's printf sink
+ * (accel_printf_begin()), in buffer order, then free @buf. Accepts NULL. Called when the
  * launch completes, before its fence signals.
  */
 void accel_printf_buffer_flush(struct accel_cmd *cmd,
@@ -38,4 +38,4 @@ struct accel_printf_text {
 int accel_printf_format(const char *fmt, const uint8_t *payload, size_t size,
 			struct accel_printf_text *out);
 
-#endif /* LIBACCEL_KERNEL_PRINTF_H */
+#endif /* LIBACCEL_CPU_PRINTF_H */

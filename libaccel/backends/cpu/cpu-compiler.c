@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Programs from OpenCL C source: the compiler (compiler-stub/, built as the
- * module accel-compiler.so) is loaded on the first build only, so that
- * processes that never compile never map LLVM. The module is found next to
- * libaccel itself, in libaccel-0/, or at $ACCEL_COMPILER.
+ * The CPU device's programs from OpenCL C source and from binaries: the
+ * compiler (compiler-stub/, built as the module accel-compiler.so) is
+ * loaded on the first build only, so that processes that never compile
+ * never map LLVM. The module is found next to libaccel itself, in
+ * libaccel-0/, or at $ACCEL_COMPILER.
  */
 #include <dlfcn.h>
 #include <inttypes.h>
@@ -14,11 +15,13 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cpu-private.h"
+#include "cpu-program.h"
 #include "accelc.h"
 
 #define COMPILER_MODULE "libaccel-0/accel-compiler.so"
 
-struct accel_compiler {
+struct cpu_compiler {
 	void *handle;
 	int (*compile)(const struct accelc_options *, const char *, size_t,
 		       struct accelc_result **);
@@ -67,7 +70,7 @@ static int compiler_path(char *buf, size_t size)
 	return 0;
 }
 
-bool accel_compiler_available(void)
+bool cpu_compiler_available(void)
 {
 	char path[PATH_MAX];
 
@@ -75,16 +78,16 @@ bool accel_compiler_available(void)
 	       access(path, R_OK) == 0;
 }
 
-static void compiler_unload(struct accel_compiler *c)
+static void compiler_unload(struct cpu_compiler *c)
 {
 	if (c->handle)
 		dlclose(c->handle);
 	free(c);
 }
 
-static int compiler_load(struct accel_context *ctx, struct accel_compiler **ret)
+static int compiler_load(struct accel_context *ctx, struct cpu_compiler **ret)
 {
-	struct accel_compiler *c;
+	struct cpu_compiler *c;
 	char path[PATH_MAX];
 	int r;
 
@@ -136,41 +139,39 @@ static int compiler_load(struct accel_context *ctx, struct accel_compiler **ret)
 	return 0;
 }
 
-/* The context's compiler, loaded on first use. */
-static int context_compiler(struct accel_context *ctx,
-			    struct accel_compiler **ret)
+/* The device's compiler, loaded on first use. */
+static int device_compiler(struct accel_device *dev, struct cpu_compiler **ret)
 {
-	struct accel_compiler *c, *spare = NULL;
+	struct cpu_device *cpu = dev->backend_data;
+	struct cpu_compiler *c, *spare = NULL;
 	int r;
 
-	pthread_mutex_lock(&ctx->lock);
-	c = ctx->compiler;
-	pthread_mutex_unlock(&ctx->lock);
+	c = atomic_load_explicit(&cpu->compiler, memory_order_acquire);
 	if (c) {
 		*ret = c;
 		return 0;
 	}
 	/*
-	 * Loaded without the lock: loading logs on failure, and logging
-	 * takes the context's lock. Two first users may both load; one
-	 * copy is kept (the module itself is mapped once).
+	 * Loaded without the lock: mapping LLVM takes a while, and the
+	 * device's lock also guards starting the pool. Two first users may
+	 * both load; one copy is kept (the module itself is mapped once).
 	 */
-	r = compiler_load(ctx, &c);
+	r = compiler_load(dev->ctx, &c);
 	if (r < 0)
 		return r;
-	pthread_mutex_lock(&ctx->lock);
-	if (ctx->compiler)
+	pthread_mutex_lock(&cpu->lock);
+	if (atomic_load_explicit(&cpu->compiler, memory_order_relaxed))
 		spare = c;
 	else
-		ctx->compiler = c;
-	*ret = ctx->compiler;
-	pthread_mutex_unlock(&ctx->lock);
+		atomic_store_explicit(&cpu->compiler, c, memory_order_release);
+	*ret = atomic_load_explicit(&cpu->compiler, memory_order_relaxed);
+	pthread_mutex_unlock(&cpu->lock);
 	if (spare)
 		compiler_unload(spare);
 	return 0;
 }
 
-void accel_compiler_destroy(struct accel_compiler *c)
+void cpu_compiler_destroy(struct cpu_compiler *c)
 {
 	if (c)
 		compiler_unload(c);
@@ -206,7 +207,7 @@ static void free_infos(struct accel_kernel_info *infos, uint32_t n)
  * Kernel descriptions for accel_program_create(), pointing into @res,
  * each with its code (struct cpu_kernel) as the handle.
  */
-static int describe_kernels(struct accel_compiler *c,
+static int describe_kernels(struct cpu_compiler *c,
 			    const struct accelc_result *res, void *handle,
 			    struct accel_kernel_info **ret, uint32_t *n)
 {
@@ -290,7 +291,7 @@ fail:
  * for accel_program_get_binary().
  */
 static int program_from_result(struct accel_device *dev,
-			       struct accel_compiler *c,
+			       struct cpu_compiler *c,
 			       const struct accelc_result *res,
 			       struct accel_program **ret)
 {
@@ -364,7 +365,7 @@ static void append_load_error(struct accel_device *dev, int err, char **log)
  * What every build call does with the compiler's answer: the log to the
  * caller (build failures too), the program made on success.
  */
-static int build_done(struct accel_device *dev, struct accel_compiler *c,
+static int build_done(struct accel_device *dev, struct cpu_compiler *c,
 		      int r, struct accelc_result *res, char **ret_log,
 		      struct accel_program **ret)
 {
@@ -388,22 +389,22 @@ static int build_done(struct accel_device *dev, struct accel_compiler *c,
 	return r;
 }
 
-int accel_compiler_build(struct accel_device *dev,
-			 const struct accel_build_request *req,
-			 char **ret_log, struct accel_program **ret)
+int cpu_program_build(struct accel_device *dev,
+		      const struct accel_build_request *req, char **ret_log,
+		      struct accel_program **ret)
 {
 	struct accelc_options opts = {
 		.struct_size = sizeof(opts),
 		.build_options = req->options,
 	};
 	struct accelc_result *res = NULL;
-	struct accel_compiler *c;
+	struct cpu_compiler *c;
 	const void **data;
 	size_t *sizes;
 	uint32_t i, n = req->n_inputs;
 	int r;
 
-	r = context_compiler(dev->ctx, &c);
+	r = device_compiler(dev, &c);
 	if (r < 0)
 		return r;
 	switch (req->kind) {
@@ -441,14 +442,14 @@ int accel_compiler_build(struct accel_device *dev,
 	return build_done(dev, c, r, res, ret_log, ret);
 }
 
-int accel_compiler_load_binary(struct accel_device *dev, const void *data,
-			       size_t size, struct accel_program **ret)
+int cpu_program_load_binary(struct accel_device *dev, const void *data,
+			    size_t size, struct accel_program **ret)
 {
 	struct accelc_result *res = NULL;
-	struct accel_compiler *c;
+	struct cpu_compiler *c;
 	int r;
 
-	r = context_compiler(dev->ctx, &c);
+	r = device_compiler(dev, &c);
 	if (r < 0)
 		return r;
 	r = c->load_binary(NULL, data, size, &res);

@@ -4,9 +4,10 @@
  * buffer the work-items append records to (compiler-stub/printf-lower.c
  * writes them); when the launch completes, before its fence signals, the
  * records are formatted here with the C library's snprintf, one
- * conversion (one vector element) at a time, and handed to the context's
- * printf handler. On an in-order queue launches complete in submission
- * order, so their output comes in that order too.
+ * conversion (one vector element) at a time, and handed to the core's
+ * printf sink (the context's handler or stdout, printf-sink.c). On an
+ * in-order queue launches complete in submission order, so their output
+ * comes in that order too.
  */
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -14,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel-printf.h"
+#include "backend.h"
+#include "cpu-printf.h"
+#include "cpu-program.h"
 
 int accel_printf_buffer_new(const struct accel_launch *l,
 			    struct accelc_printf_buffer **ret)
@@ -320,12 +323,6 @@ int accel_printf_format(const char *fmt, const uint8_t *payload, size_t size,
 	return r ? r : text_append(out, "", 0);
 }
 
-/* The default sink: stdout, written under its own lock. */
-static void out_stdout(const char *text, size_t len)
-{
-	fwrite_unlocked(text, 1, len, stdout);
-}
-
 /* The program's table of formats and its length. */
 static const char *const *format_table(struct accel_program *prog,
 				       uint32_t *n)
@@ -346,10 +343,9 @@ void accel_printf_buffer_flush(struct accel_cmd *cmd,
 {
 	struct accel_context *ctx = cmd->queue->dev->ctx;
 	struct accel_printf_text t = { 0 };
+	struct accel_printf_sink sink;
 	const char *const *tab = NULL;
-	accel_printf_fn fn;
 	uint32_t n_fmt = 0;
-	void *data;
 	uint64_t end, pos = 0;
 
 	if (!buf)
@@ -362,12 +358,7 @@ void accel_printf_buffer_flush(struct accel_cmd *cmd,
 			 "calls returned -1\n",
 			 (unsigned long long)buf->capacity);
 	tab = format_table(cmd->u.launch.kernel->prog, &n_fmt);
-	pthread_mutex_lock(&ctx->lock);
-	fn = ctx->printf_fn;
-	data = ctx->printf_data;
-	pthread_mutex_unlock(&ctx->lock);
-	if (!fn)
-		flockfile(stdout);
+	accel_printf_begin(ctx, &sink);
 	while (pos + sizeof(struct accelc_printf_record) <= end) {
 		struct accelc_printf_record rec;
 
@@ -388,32 +379,14 @@ void accel_printf_buffer_flush(struct accel_cmd *cmd,
 			log_err(ctx, "printf record at byte %llu does not "
 				"match \"%s\"\n", (unsigned long long)pos,
 				tab[rec.format]);
-		} else if (fn) {
-			fn(ctx, t.buf, t.len, data);
 		} else {
-			out_stdout(t.buf, t.len);
+			accel_printf_emit(&sink, t.buf, t.len);
 		}
 		pos += rec.size;
 	}
-	if (!fn) {
-		fflush_unlocked(stdout);
-		funlockfile(stdout);
-	}
+	accel_printf_end(&sink);
 out:
 	free(t.buf);
 	free(buf->data);
 	free(buf);
-}
-
-ACCEL_EXPORT int accel_context_set_printf_fn(struct accel_context *ctx,
-					     accel_printf_fn fn,
-					     void *user_data)
-{
-	if (!ctx)
-		return -EINVAL;
-	pthread_mutex_lock(&ctx->lock);
-	ctx->printf_fn = fn;
-	ctx->printf_data = user_data;
-	pthread_mutex_unlock(&ctx->lock);
-	return 0;
 }

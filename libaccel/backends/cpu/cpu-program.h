@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU device's programs: its kernel handle, the compiler module
+ * (cpu-compiler.c), the program ops (cpu-program.c) and the launch policy
+ * (cpu-launch.c).
+ */
+#ifndef LIBACCEL_CPU_PROGRAM_H
+#define LIBACCEL_CPU_PROGRAM_H
+
+#include "backend.h"
+
+/*
+ * A kernel's handle (accel_kernel_def.handle): the code of a compiled,
+ * native or built-in kernel.
+ */
+struct cpu_kernel {
+	accel_wg_fn fn;
+	accel_wg_fn streaming_fn;           /* NULL if none (accel-wg.h) */
+	accel_wg_fn ids32_fn;               /* NULL if none (accel-wg.h) */
+	uint32_t flags;                     /* CPU_KERNEL_* */
+};
+
+/* A compiled kernel built with -cl-denorms-are-zero (flushes denormals). */
+#define CPU_KERNEL_DENORMS_ZERO (1u << 0)
+/* Its work-items run as fibers: private_per_item is not on the caller's stack. */
+#define CPU_KERNEL_FIBERS (1u << 1)
+/* It calls printf. */
+#define CPU_KERNEL_PRINTF (1u << 2)
+
+/* ---- the compiler module (cpu-compiler.c) ---- */
+
+struct cpu_compiler;
+/* The module is installed: the device offers ACCEL_DEVICE_CAP_COMPILER. */
+bool cpu_compiler_available(void);
+void cpu_compiler_destroy(struct cpu_compiler *c);
+/* program_build: build, compile or link OpenCL C. */
+int cpu_program_build(struct accel_device *dev,
+		      const struct accel_build_request *req, char **ret_log,
+		      struct accel_program **ret);
+/* program_load_binary: a program binary container. */
+int cpu_program_load_binary(struct accel_device *dev, const void *data,
+			    size_t size, struct accel_program **ret);
+
+/* ---- program ops and launches (cpu-program.c, cpu-launch.c) ---- */
+
+int cpu_kernel_from_native(struct accel_device *dev,
+			   const struct accel_native_kernel_desc *desc,
+			   void **ret_handle);
+void cpu_kernel_free(struct accel_device *dev, void *handle);
+void cpu_program_fini(struct accel_program *prog);
+int cpu_launch_prepare(struct accel_queue *queue, struct accel_cmd *cmd);
+
+#endif /* LIBACCEL_CPU_PROGRAM_H */
