@@ -65,14 +65,13 @@ static int refaccel_submit(int fd, const struct accelnode_job *job)
 }
 
 /*
- * The built-ins, named by their names: semantics as the CPU device's
- * built-ins of the same names, over global ids [offset, offset + size)
- * of dimension 0:
+ * The built-ins, each's handle the engine operation it is (an id, not an
+ * address): semantics as the CPU device's built-ins of the same names,
+ * over global ids [offset, offset + size) of dimension 0:
  *   copy_u8(global uchar *dst, global const uchar *src): dst[i] = src[i]
  *   fill_u32(global uint *dst, uint value):            dst[i] = value
  */
-#define COPY_U8 "copy_u8"
-#define FILL_U32 "fill_u32"
+#define OP_HANDLE(op) ((void *)(uintptr_t)(op))
 
 #define ARG(kind_, size_, qual_, name_, type_)                                 \
 	{                                                                      \
@@ -103,12 +102,14 @@ static const struct accel_kernel_arg_desc fill_u32_args[] = {
 
 static const struct accel_kernel_info built_ins[] = {
 	{
-		.name = COPY_U8,
+		.name = "copy_u8",
+		.handle = OP_HANDLE(ACCELNODE_OP_COPY),
 		.n_args = ARRAY_SIZE(copy_u8_args),
 		.args = copy_u8_args,
 	},
 	{
-		.name = FILL_U32,
+		.name = "fill_u32",
+		.handle = OP_HANDLE(ACCELNODE_OP_FILL),
 		.n_args = ARRAY_SIZE(fill_u32_args),
 		.args = fill_u32_args,
 	},
@@ -121,11 +122,11 @@ static int refaccel_launch_job(struct accel_cmd *cmd,
 {
 	const struct accel_launch *l = &cmd->u.launch;
 	uint64_t first = l->global_offset[0], n = l->global_size[0];
-	const char *name = l->kernel->def->name;
-	bool copy = !strcmp(name, COPY_U8);
+	uintptr_t op = (uintptr_t)l->kernel->def->handle;
+	bool copy = op == ACCELNODE_OP_COPY;
 	uint32_t need = copy ? 2 : 1;
 
-	if (!copy && strcmp(name, FILL_U32))
+	if (!copy && op != ACCELNODE_OP_FILL)
 		return -EOPNOTSUPP;
 	/* Buffer arguments in order; a NULL one is not there. */
 	if (l->n_buffers != need)
