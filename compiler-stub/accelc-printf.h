@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * printf() in kernels: what the compiler (printf-lower.c) and libaccel
- * (printf.c) agree on. Header-only, so that both parse a format the same
- * way.
+ * printf() in kernels: what the compiler (lower/printf-lower.c) and the
+ * CPU backend (libaccel/backends/cpu/cpu-printf.c) agree on. Header-only,
+ * so that both parse a format the same way.
  *
  * A launch of a kernel that prints gets a buffer (struct
  * accelc_printf_buffer, at accel_wg_ctx.printf_buffer). Each printf()
