@@ -559,10 +559,19 @@ static void test_destroy_on_worker(void **state)
 	struct accel_buffer *buf;
 	struct test_log log;
 	uint8_t byte = 0x5a;
-	unsigned before = count_threads("accel-drm");
+	unsigned before;
 	uint64_t t0;
 
 	(void)state;
+	/*
+	 * The previous test's device may still be going on its own worker
+	 * (a completion dropped its last reference after the test's waits
+	 * returned): no context is left, so wait for no worker at all.
+	 */
+	for (t0 = now_ms(); count_threads("accel-drm") && now_ms() - t0 < 20000;)
+		usleep(10000);
+	before = count_threads("accel-drm");
+	assert_int_equal(before, 0);
 	test_log_init(&log);
 	assert_int_equal(test_context_new(&log, &ctx), 0);
 	dev = find_device(ctx, "drm");
@@ -581,6 +590,8 @@ static void test_destroy_on_worker(void **state)
 	     count_threads("accel-drm") > before && now_ms() - t0 < 20000;)
 		usleep(10000);
 	assert_int_equal(count_threads("accel-drm"), before);
+	/* ... having closed the device's fds (the group's check is next). */
+	assert_true(test_group_fds_settle(20000));
 	test_log_fini(&log);
 }
 
