@@ -236,9 +236,10 @@ ACCEL_EXPORT int accel_queue_fill(struct accel_queue *queue,
 	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);
 }
 
-ACCEL_EXPORT int accel_queue_marker(struct accel_queue *queue, uint32_t n_wait,
-				    struct accel_fence *const *wait,
-				    struct accel_fence **ret_fence)
+/* A marker; a barrier also holds back what is submitted after it. */
+static int submit_marker(struct accel_queue *queue, bool barrier,
+			 uint32_t n_wait, struct accel_fence *const *wait,
+			 struct accel_fence **ret_fence)
 {
 	struct accel_cmd *cmd;
 	int r;
@@ -249,24 +250,22 @@ ACCEL_EXPORT int accel_queue_marker(struct accel_queue *queue, uint32_t n_wait,
 	cmd = accel_cmd_alloc(queue, ACCEL_CMD_MARKER);
 	if (!cmd)
 		return -ENOMEM;
+	cmd->barrier = barrier;
 	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);
+}
+
+ACCEL_EXPORT int accel_queue_marker(struct accel_queue *queue, uint32_t n_wait,
+				    struct accel_fence *const *wait,
+				    struct accel_fence **ret_fence)
+{
+	return submit_marker(queue, false, n_wait, wait, ret_fence);
 }
 
 ACCEL_EXPORT int accel_queue_barrier(struct accel_queue *queue, uint32_t n_wait,
 				     struct accel_fence *const *wait,
 				     struct accel_fence **ret_fence)
 {
-	struct accel_cmd *cmd;
-	int r;
-
-	r = accel_queue_check_wait(queue, n_wait, wait);
-	if (r < 0)
-		return r;
-	cmd = accel_cmd_alloc(queue, ACCEL_CMD_MARKER);
-	if (!cmd)
-		return -ENOMEM;
-	cmd->barrier = true;
-	return accel_cmd_submit(cmd, n_wait, wait, ret_fence);
+	return submit_marker(queue, true, n_wait, wait, ret_fence);
 }
 
 ACCEL_EXPORT int accel_queue_host_fn(struct accel_queue *queue,
