@@ -391,13 +391,6 @@ struct accel_cmd_dep {
 
 /* A kernel launch, as handed to a backend. */
 struct accel_launch {
-	/* set by the CPU device's launch_prepare (cpu-launch.c): */
-	accel_wg_fn fn;
-	/* fn's streaming variant, set when this launch meets its contract */
-	accel_wg_fn streaming_fn;
-	/* bytes of the buffers bound to the arguments */
-	uint64_t buffer_bytes;
-	uint32_t kernel_flags;    /* CPU_KERNEL_* */
 	uint32_t work_dim;
 	uint64_t global_offset[3];
 	uint64_t global_size[3];
@@ -407,10 +400,13 @@ struct accel_launch {
 
 	uint32_t n_args;
 	/*
-	 * args[i] points at argument i's value inside arg_storage. For local
-	 * arguments the slot holds nothing useful: the backend gives each
-	 * thread its own copy of args with those slots pointing at a per-thread
-	 * pointer to local_mem + local_offset[j].
+	 * args[i] points at argument i's value inside arg_storage. Buffer
+	 * arguments hold zeroes: the backend's launch_prepare writes the
+	 * address of buffers[j] (its own kind of address) into the slot of
+	 * argument buffer_arg_index[j]; a NULL buffer stays zero. For local
+	 * arguments the slot holds nothing useful: the CPU backend gives each
+	 * thread its own copy of args with those slots pointing at a
+	 * per-thread pointer to local_mem + local_offset[j].
 	 */
 	void **args;
 	uint8_t *arg_storage;
@@ -419,12 +415,10 @@ struct accel_launch {
 	uint64_t *local_arg_offset;    /* their offset in the local block */
 	uint64_t static_local_size;
 	uint64_t local_mem_size;       /* whole block, static + arguments */
-	/* caller's stack one work-group call needs (a lower bound if not
-	 * known), without fiber stacks */
-	uint64_t stack_size;
 
 	uint32_t n_buffers;
 	struct accel_buffer **buffers; /* references held for the launch */
+	uint32_t *buffer_arg_index;    /* the argument each one is bound to */
 	struct accel_kernel *kernel;   /* reference */
 
 	/*
@@ -434,6 +428,7 @@ struct accel_launch {
 	void *heap;
 	void *inline_args[ACCEL_LAUNCH_INLINE_ARGS];
 	struct accel_buffer *inline_buffers[ACCEL_LAUNCH_INLINE_ARGS];
+	uint32_t inline_buffer_index[ACCEL_LAUNCH_INLINE_ARGS];
 	uint32_t inline_local_index[ACCEL_LAUNCH_INLINE_LOCAL];
 	uint64_t inline_local_offset[ACCEL_LAUNCH_INLINE_LOCAL];
 	_Alignas(16) uint8_t inline_storage[ACCEL_LAUNCH_INLINE_STORAGE];

@@ -203,9 +203,12 @@ struct accel_backend_ops {
 	/*
 	 * Launch policy, at submission, with no lock held, after the core
 	 * checked the range, the arguments and local memory and took its
-	 * snapshot (cmd->u.launch, kernel set): pick the code to run, check
-	 * what only the backend knows (e.g. the stack). A negative errno
-	 * refuses the launch synchronously. Optional (nothing to decide).
+	 * snapshot (cmd->u.launch, kernel set): write the buffers' addresses
+	 * into their argument slots (buffer_arg_index), pick the code to
+	 * run, change the local size where the kernel cannot tell
+	 * (accel_launch_count_groups() after), check what only the backend
+	 * knows (e.g. the stack). A negative errno refuses the launch
+	 * synchronously. Optional (buffer slots then stay zero).
 	 */
 	int (*launch_prepare)(struct accel_queue *queue, struct accel_cmd *cmd);
 
@@ -319,6 +322,12 @@ uint64_t accel_fence_export_caps(struct accel_context *ctx);
 
 /* Close the command's kernel in-fences (sync_file_deps_in_kernel). */
 void accel_cmd_close_in_syncs(struct accel_cmd *cmd);
+
+/*
+ * Recount @l's work-groups after launch_prepare changed its local size.
+ * @return 0, or -EOVERFLOW if there are more than 2^64.
+ */
+int accel_launch_count_groups(struct accel_launch *l);
 
 /* The backend's per-command scratch (cmd_priv_size bytes). */
 static inline void *accel_cmd_priv(struct accel_cmd *cmd)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Kernel launches: NDRange validation, work-group size selection and the
- * argument snapshot handed to the backend.
+ * argument snapshot handed to the backend, whose launch_prepare adds its
+ * own policy (the CPU's: backends/cpu/cpu-launch.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,7 @@ static void pick_local_size(struct accel_device *dev, uint32_t dim,
  * cannot wrap (global + local - 1 does, for a global size near 2^64), and
  * a checked product.
  */
-static int count_groups(struct accel_launch *l)
+int accel_launch_count_groups(struct accel_launch *l)
 {
 	uint32_t d;
 
@@ -140,36 +141,7 @@ static int check_range(struct accel_device *dev,
 				return -EINVAL;
 
 	l->work_dim = dim;
-	return count_groups(l);
-}
-
-/* Work-items in x below which a group-invariant launch is re-cut. */
-#define WIDEN_BELOW 16u
-/* and the widest group the re-cut makes */
-#define WIDEN_MAX 256u
-
-/*
- * A kernel that cannot see its work-groups (ACCEL_KERNEL_GROUP_INVARIANT)
- * enqueued with tiny ones, or whose picked size is a small divisor of an
- * awkward global size (a prime gives 1), runs in groups of up to
- * WIDEN_MAX in x, a multiple of 16 so that the work-item loop vectorises,
- * with a smaller last group. Larger enqueued groups are left alone: they
- * already amortise the call per group.
- */
-static int widen_groups(struct accel_device *dev, struct accel_launch *l)
-{
-	uint64_t cus = MAX(dev->u64[ACCEL_DEVICE_U64_COMPUTE_UNITS], 1);
-	uint64_t x = l->global_size[0] / (cus * 8);
-
-	if (l->local_size[0] >= WIDEN_BELOW)
-		return 0;
-	x = MIN(MAX(x, (uint64_t)WIDEN_BELOW), (uint64_t)WIDEN_MAX) &
-	    ~(uint64_t)(WIDEN_BELOW - 1);
-	x = MIN(x, l->global_size[0]);
-	if (x <= l->local_size[0])
-		return 0;
-	l->local_size[0] = x;
-	return count_groups(l);
+	return accel_launch_count_groups(l);
 }
 
 /*
@@ -179,7 +151,7 @@ static int widen_groups(struct accel_device *dev, struct accel_launch *l)
 static int launch_arrays(struct accel_launch *l, uint32_t n_args,
 			 uint32_t n_buf, uint32_t n_local, size_t storage)
 {
-	size_t off_args, off_buf, off_off, off_idx, total;
+	size_t off_args, off_buf, off_off, off_idx, off_bidx, total;
 	uint8_t *p;
 
 	if (n_args <= ACCEL_LAUNCH_INLINE_ARGS &&
@@ -188,6 +160,7 @@ static int launch_arrays(struct accel_launch *l, uint32_t n_args,
 		l->args = l->inline_args;
 		l->arg_storage = l->inline_storage;
 		l->buffers = l->inline_buffers;
+		l->buffer_arg_index = l->inline_buffer_index;
 		l->local_arg_index = l->inline_local_index;
 		l->local_arg_offset = l->inline_local_offset;
 		return 0;
@@ -197,7 +170,8 @@ static int launch_arrays(struct accel_launch *l, uint32_t n_args,
 	off_buf = off_args + (size_t)n_args * sizeof(void *);
 	off_off = off_buf + (size_t)n_buf * sizeof(struct accel_buffer *);
 	off_idx = off_off + (size_t)n_local * sizeof(uint64_t);
-	total = ALIGN_UP(off_idx + (size_t)n_local * sizeof(uint32_t),
+	off_bidx = off_idx + (size_t)n_local * sizeof(uint32_t);
+	total = ALIGN_UP(off_bidx + (size_t)n_buf * sizeof(uint32_t),
 			 (size_t)16);
 	p = aligned_alloc(16, total);
 	if (!p)
@@ -208,6 +182,7 @@ static int launch_arrays(struct accel_launch *l, uint32_t n_args,
 	l->buffers = (struct accel_buffer **)(p + off_buf);
 	l->local_arg_offset = (uint64_t *)(p + off_off);
 	l->local_arg_index = (uint32_t *)(p + off_idx);
+	l->buffer_arg_index = (uint32_t *)(p + off_bidx);
 	return 0;
 }
 
@@ -261,15 +236,15 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 		void *slot = l->arg_storage + off;
 
 		switch (def->args[i].kind) {
-		case ACCEL_KERNEL_ARG_BUFFER: {
-			void *addr = arg->buf ? arg->buf->host_ptr : NULL;
-
-			memcpy(slot, &addr, sizeof(addr));
-			if (arg->buf)
+		case ACCEL_KERNEL_ARG_BUFFER:
+			/* the backend writes the address (launch_prepare) */
+			memset(slot, 0, def->args[i].size);
+			if (arg->buf) {
+				l->buffer_arg_index[l->n_buffers] = i;
 				l->buffers[l->n_buffers++] =
 					accel_buffer_ref(arg->buf);
+			}
 			break;
-		}
 		case ACCEL_KERNEL_ARG_VALUE:
 			memcpy(slot, k->values + arg->value_offset,
 			       def->args[i].size);
@@ -316,8 +291,6 @@ ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 	l = &cmd->u.launch;
 	l->kernel = accel_kernel_ref(kernel);
 	r = check_range(queue->dev, kernel->def, range, l);
-	if (r == 0 && (kernel->def->flags & ACCEL_KERNEL_GROUP_INVARIANT))
-		r = widen_groups(queue->dev, l);
 	if (r == 0)
 		r = snapshot_args(kernel, l);
 	if (r == 0 && queue->dev->ops->launch_prepare)

@@ -256,19 +256,19 @@ static void launch_piece(struct cpu_exec_job *ej, struct cpu_scratch *s,
 	const struct accel_launch *l = &ej->cmd->u.launch;
 
 	if (ej->streaming) {
-		launch_run(l, l->streaming_fn, ej->printf_buf, s, b, e);
+		launch_run(l, ej->launch.streaming_fn, ej->printf_buf, s, b, e);
 		/* non-temporal stores are weakly ordered: done before we
 		 * report these work-groups finished */
 		streaming_fence();
 	} else {
-		launch_run(l, l->fn, ej->printf_buf, s, b, e);
+		launch_run(l, ej->launch.fn, ej->printf_buf, s, b, e);
 	}
 }
 
 static void launch_piece_fp(struct cpu_exec_job *ej, struct cpu_scratch *s,
 			    uint64_t b, uint64_t e)
 {
-	if (ej->cmd->u.launch.kernel_flags & CPU_KERNEL_DENORMS_ZERO) {
+	if (ej->launch.kernel_flags & CPU_KERNEL_DENORMS_ZERO) {
 		unsigned int csr = flush_denormals();
 
 		launch_piece(ej, s, b, e);
@@ -282,7 +282,7 @@ static void launch_piece_fp(struct cpu_exec_job *ej, struct cpu_scratch *s,
  * The stack a thread needs to run @l's work-groups: theirs, the runtime's
  * frames, and what glibc keeps at the top of every thread's stack.
  */
-static uint64_t launch_thread_stack(const struct accel_launch *l,
+static uint64_t launch_thread_stack(const struct cpu_launch *l,
 				    const struct cpu_pool *pool)
 {
 	return l->stack_size + CPU_STACK_RESERVE +
@@ -313,7 +313,7 @@ static int launch_piece_own_stack(struct cpu_exec_job *ej,
 				  uint64_t e)
 {
 	struct own_stack_call c = { .ej = ej, .s = s, .b = b, .e = e };
-	uint64_t size = launch_thread_stack(&ej->cmd->u.launch, ej->pool);
+	uint64_t size = launch_thread_stack(&ej->launch, ej->pool);
 	pthread_attr_t attr;
 	pthread_t t;
 	sigset_t all, old;
@@ -356,7 +356,7 @@ static void exec_run(struct cpu_job *job, struct cpu_scratch *s, uint64_t b,
 				"for its work-groups: %s\n",
 				ej->cmd->u.launch.kernel->def->name,
 				(unsigned long long)launch_thread_stack(
-					&cmd->u.launch, ej->pool),
+					&ej->launch, ej->pool),
 				strerror(-r));
 			cpu_job_fail(job, r == -EAGAIN ? -ENOMEM : r);
 		}
@@ -640,23 +640,25 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 	r = cpu_device_get_pool(queue->dev, &pool);
 	if (r < 0)
 		return r;
+	/* launches: ej->launch was set by cpu_launch_prepare() */
+	ej = accel_cmd_priv(cmd);
 	if (cmd->type == ACCEL_CMD_LAUNCH)
 		chunk = MAX(n_items / ((uint64_t)cpu_pool_get_n_threads(pool) *
 				       CLAIMS_PER_THREAD),
 			    1);
 
 	if (cmd->type == ACCEL_CMD_LAUNCH) {
-		r = accel_printf_buffer_new(&cmd->u.launch, &pbuf);
+		r = accel_printf_buffer_new(queue->dev,
+					    ej->launch.kernel_flags, &pbuf);
 		if (r < 0)
 			return r;
 	}
-	ej = accel_cmd_priv(cmd);
 	ej->printf_buf = pbuf;
 	ej->streaming = cmd->type == ACCEL_CMD_LAUNCH &&
-			cmd->u.launch.streaming_fn &&
-			cmd->u.launch.buffer_bytes >= cpu_streaming_min(queue->dev);
+			ej->launch.streaming_fn &&
+			ej->launch.buffer_bytes >= cpu_streaming_min(queue->dev);
 	ej->own_stack = cmd->type == ACCEL_CMD_LAUNCH &&
-			launch_thread_stack(&cmd->u.launch, pool) >
+			launch_thread_stack(&ej->launch, pool) >
 				CPU_WORKER_STACK;
 	ej->job.ops = &exec_ops;
 	ej->job.n_items = n_items;

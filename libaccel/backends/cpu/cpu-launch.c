@@ -1,14 +1,55 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CPU device's launch policy (launch_prepare): which variant of the
- * kernel's code runs, and whether its stack fits. The core has checked the
- * range and the arguments and taken their snapshot.
+ * The CPU device's launch policy (launch_prepare): buffer arguments as
+ * host addresses, wider work-groups for kernels that cannot see them,
+ * which variant of the kernel's code runs, and whether its stack fits.
+ * The core has checked the range and the arguments and taken their
+ * snapshot.
  */
 #include <string.h>
 
 #include "backend.h"
 #include "cpu-private.h"
 #include "cpu-program.h"
+
+/* Work-items in x below which a group-invariant launch is re-cut. */
+#define WIDEN_BELOW 16u
+/* and the widest group the re-cut makes */
+#define WIDEN_MAX 256u
+
+/*
+ * A kernel that cannot see its work-groups (ACCEL_KERNEL_GROUP_INVARIANT)
+ * enqueued with tiny ones, or whose picked size is a small divisor of an
+ * awkward global size (a prime gives 1), runs in groups of up to
+ * WIDEN_MAX in x, a multiple of 16 so that the work-item loop vectorises,
+ * with a smaller last group. Larger enqueued groups are left alone: they
+ * already amortise the call per group.
+ */
+static int widen_groups(struct accel_device *dev, struct accel_launch *l)
+{
+	uint64_t cus = MAX(dev->u64[ACCEL_DEVICE_U64_COMPUTE_UNITS], 1);
+	uint64_t x = l->global_size[0] / (cus * 8);
+
+	if (l->local_size[0] >= WIDEN_BELOW)
+		return 0;
+	x = MIN(MAX(x, (uint64_t)WIDEN_BELOW), (uint64_t)WIDEN_MAX) &
+	    ~(uint64_t)(WIDEN_BELOW - 1);
+	x = MIN(x, l->global_size[0]);
+	if (x <= l->local_size[0])
+		return 0;
+	l->local_size[0] = x;
+	return accel_launch_count_groups(l);
+}
+
+/* Kernels take buffers as host addresses. */
+static void bind_buffers(struct accel_launch *l)
+{
+	for (uint32_t j = 0; j < l->n_buffers; j++) {
+		void *addr = l->buffers[j]->host_ptr;
+
+		memcpy(l->args[l->buffer_arg_index[j]], &addr, sizeof(addr));
+	}
+}
 
 /* Every global id of @l is below ACCEL_WG_IDS32_LIMIT (accel-wg.h). */
 static bool ids_fit_32(const struct accel_launch *l)
@@ -27,11 +68,12 @@ static bool ids_fit_32(const struct accel_launch *l)
  */
 static bool streaming_allowed(const struct accel_kernel_def *def,
 			      const struct cpu_kernel *ck,
-			      struct accel_launch *l, bool ids32)
+			      const struct accel_launch *l, bool ids32,
+			      struct cpu_launch *cl)
 {
 	uint32_t i;
 
-	l->buffer_bytes = 0;
+	cl->buffer_bytes = 0;
 	if (!ck->streaming_fn || !ids32 ||
 	    l->local_size[0] % ACCEL_WG_STREAMING_X_MULTIPLE ||
 	    l->global_offset[0] % ACCEL_WG_STREAMING_X_MULTIPLE)
@@ -46,7 +88,7 @@ static bool streaming_allowed(const struct accel_kernel_def *def,
 			return false;
 	}
 	for (i = 0; i < l->n_buffers; i++)
-		l->buffer_bytes += l->buffers[i]->size;
+		cl->buffer_bytes += l->buffers[i]->size;
 	return true;
 }
 
@@ -57,7 +99,8 @@ static bool streaming_allowed(const struct accel_kernel_def *def,
  */
 static int check_stack(struct accel_device *dev,
 		       const struct accel_kernel_def *def,
-		       const struct cpu_kernel *ck, struct accel_launch *l)
+		       const struct cpu_kernel *ck,
+		       const struct accel_launch *l, struct cpu_launch *cl)
 {
 	uint64_t max = dev->u64[ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE];
 	uint64_t items = l->local_size[0] * l->local_size[1] * l->local_size[2];
@@ -78,7 +121,7 @@ static int check_stack(struct accel_device *dev,
 		return -E2BIG;
 	}
 	/* fibers have stacks of their own: not the caller's */
-	l->stack_size = ck->flags & CPU_KERNEL_FIBERS ? def->private_size :
+	cl->stack_size = ck->flags & CPU_KERNEL_FIBERS ? def->private_size :
 							 need;
 	return 0;
 }
@@ -86,19 +129,27 @@ static int check_stack(struct accel_device *dev,
 int cpu_launch_prepare(struct accel_queue *queue, struct accel_cmd *cmd)
 {
 	struct accel_launch *l = &cmd->u.launch;
+	struct cpu_launch *cl = &((struct cpu_exec_job *)accel_cmd_priv(cmd))
+					 ->launch;
 	const struct accel_kernel_def *def = l->kernel->def;
 	const struct cpu_kernel *ck = def->handle;
 	bool ids32;
 	int r;
 
-	r = check_stack(queue->dev, def, ck, l);
+	bind_buffers(l);
+	if (def->flags & ACCEL_KERNEL_GROUP_INVARIANT) {
+		r = widen_groups(queue->dev, l);
+		if (r < 0)
+			return r;
+	}
+	r = check_stack(queue->dev, def, ck, l, cl);
 	if (r < 0)
 		return r;
 	ids32 = ids_fit_32(l);
-	l->fn = ids32 && ck->ids32_fn ? ck->ids32_fn : ck->fn;
-	l->streaming_fn = streaming_allowed(def, ck, l, ids32) ?
-				  ck->streaming_fn :
-				  NULL;
-	l->kernel_flags = ck->flags;
+	cl->fn = ids32 && ck->ids32_fn ? ck->ids32_fn : ck->fn;
+	cl->streaming_fn = streaming_allowed(def, ck, l, ids32, cl) ?
+				   ck->streaming_fn :
+				   NULL;
+	cl->kernel_flags = ck->flags;
 	return 0;
 }

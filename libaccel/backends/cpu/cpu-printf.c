@@ -19,15 +19,14 @@
 #include "cpu-printf.h"
 #include "cpu-program.h"
 
-int accel_printf_buffer_new(const struct accel_launch *l,
+int accel_printf_buffer_new(struct accel_device *dev, uint32_t kernel_flags,
 			    struct accelc_printf_buffer **ret)
 {
-	struct accel_device *dev = l->kernel->prog->dev;
 	uint64_t cap = dev->u64[ACCEL_DEVICE_U64_PRINTF_BUFFER_SIZE];
 	struct accelc_printf_buffer *b;
 
 	*ret = NULL;
-	if (!(l->kernel_flags & CPU_KERNEL_PRINTF))
+	if (!(kernel_flags & CPU_KERNEL_PRINTF))
 		return 0;
 	/* without room every printf returns -1, as the kernel can see */
 	b = calloc(1, sizeof(*b));

@@ -10,10 +10,11 @@
 #include "accelc-printf.h"
 
 /*
- * The printf buffer for a launch: NULL in *@ret when the kernel does not
- * print (CPU_KERNEL_PRINTF in its kernel_flags). @return 0 or -ENOMEM.
+ * The printf buffer for a launch on @dev: NULL in *@ret when the kernel
+ * does not print (CPU_KERNEL_PRINTF not in @kernel_flags). @return 0 or
+ * -ENOMEM.
  */
-int accel_printf_buffer_new(const struct accel_launch *l,
+int accel_printf_buffer_new(struct accel_device *dev, uint32_t kernel_flags,
 			    struct accelc_printf_buffer **ret);
 
 /*

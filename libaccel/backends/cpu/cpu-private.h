@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "cpu-program.h"
+
 struct accel_buffer;
 struct accel_cmd;
 struct accel_device;
@@ -193,6 +195,7 @@ struct cpu_exec_job {
 	struct cpu_job sync_job;
 	struct cpu_pool *pool;
 	struct accel_cmd *cmd;
+	struct cpu_launch launch; /* launches: set by cpu_launch_prepare() */
 	struct accelc_printf_buffer *printf_buf; /* kernels that print */
 	atomic_bool started;
 	bool streaming;           /* runs launch.streaming_fn */

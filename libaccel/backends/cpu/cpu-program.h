@@ -20,6 +20,22 @@ struct cpu_kernel {
 	uint32_t flags;                     /* CPU_KERNEL_* */
 };
 
+/*
+ * What cpu_launch_prepare() decides for one launch, in the command's
+ * scratch (struct cpu_exec_job, accel_cmd_priv()).
+ */
+struct cpu_launch {
+	accel_wg_fn fn;
+	/* fn's streaming variant, set when this launch meets its contract */
+	accel_wg_fn streaming_fn;
+	/* bytes of the buffers bound to the arguments */
+	uint64_t buffer_bytes;
+	/* caller's stack one work-group call needs (a lower bound if not
+	 * known), without fiber stacks */
+	uint64_t stack_size;
+	uint32_t kernel_flags;              /* CPU_KERNEL_* */
+};
+
 /* A compiled kernel built with -cl-denorms-are-zero (flushes denormals). */
 #define CPU_KERNEL_DENORMS_ZERO (1u << 0)
 /* Its work-items run as fibers: private_per_item is not on the caller's stack. */
