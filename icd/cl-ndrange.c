@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Kernel launches. The geometry is checked here so that each mistake gets
- * the error code the specification gives it; libaccel then picks the
- * work-group size when the application leaves it open.
+ * Kernel launches. libaccel checks the geometry and the arguments; when it
+ * refuses a launch, accel_kernel_check_launch() says why, and the reason
+ * gives the error code the specification has for it. libaccel also picks
+ * the work-group size when the application leaves it open.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -10,73 +11,44 @@
 
 #include "icd.h"
 
-static cl_int check_geometry(cl_kernel k, cl_device_id dev, cl_uint dim,
-			     const size_t *offset, const size_t *global,
-			     const size_t *local)
+/*
+ * Why libaccel refused a launch of @ak over @range with @e: geometry,
+ * arguments and local memory say so themselves.
+ */
+static cl_int launch_error(struct accel_kernel *ak,
+			   const struct accel_ndrange *range, int e)
 {
-	const uint64_t *u = dev->u64;
-	size_t items = 1, total = 1;
-	cl_uint d;
+	struct accel_launch_check c = { .struct_size = sizeof(c) };
 
-	for (d = 0; d < dim; d++)
-		if (offset && offset[d] > SIZE_MAX - global[d])
-			return CL_INVALID_GLOBAL_OFFSET;
-	/*
-	 * The work-items (global_work_size[0] x ... x [dim - 1]), so the
-	 * work-groups too, must be countable in a size_t: a wrapped count
-	 * would launch nothing and report success.
-	 */
-	for (d = 0; d < dim; d++)
-		if (__builtin_mul_overflow(items, global[d], &items))
-			return CL_INVALID_GLOBAL_WORK_SIZE;
-
-	if (!local) {
-		/* libaccel uses the required size; it must fit exactly */
-		if (k->reqd[0] && k->prog->uniform_wg)
-			for (d = 0; d < dim; d++)
-				if (global[d] % k->reqd[d])
-					return CL_INVALID_WORK_GROUP_SIZE;
-		return CL_SUCCESS;
-	}
-	for (d = 0; d < dim; d++) {
-		if (local[d] == 0)
-			return CL_INVALID_WORK_GROUP_SIZE;
-		if (local[d] > u[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X + d])
-			return CL_INVALID_WORK_ITEM_SIZE;
-		if (k->reqd[0] && local[d] != k->reqd[d])
-			return CL_INVALID_WORK_GROUP_SIZE;
-		if (k->prog->uniform_wg && global[d] % local[d])
-			return CL_INVALID_WORK_GROUP_SIZE;
-		if (__builtin_mul_overflow(total, local[d], &total))
-			return CL_INVALID_WORK_GROUP_SIZE;
-	}
-	if (k->reqd[0])
-		for (d = dim; d < 3; d++)
-			if (k->reqd[d] != 1)
-				return CL_INVALID_WORK_GROUP_SIZE;
-	if (total > u[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE])
-		return CL_INVALID_WORK_GROUP_SIZE;
-	return CL_SUCCESS;
+	if (e == -EXDEV)
+		return CL_INVALID_CONTEXT;
+	if (accel_kernel_check_launch(ak, range, &c) == 0 && c.error)
+		return icd_launch_error(&c);
+	/* not a verdict on the range: the device's (the stack: E2BIG) */
+	return icd_error(e);
 }
 
-static cl_int launch_error(int e)
+/*
+ * An empty range (a global size of 0, OpenCL 2.1) runs nothing, but its
+ * geometry and arguments are checked as a launch of one work-group
+ * (or one work-item) in those dimensions would be.
+ */
+static cl_int check_empty(cl_kernel k, struct accel_kernel *ak,
+			  struct accel_ndrange range)
 {
-	switch (e) {
-	case -ENOEXEC:
-		return CL_INVALID_KERNEL_ARGS;
-	case -E2BIG:
-		return CL_OUT_OF_RESOURCES; /* local memory */
-	case -EXDEV:
-		return CL_INVALID_CONTEXT;
-	case -EINVAL:
-		return CL_INVALID_WORK_GROUP_SIZE;
-	case -EOVERFLOW: /* more work-items than 64 bits count */
-		return CL_INVALID_GLOBAL_WORK_SIZE;
-	case -EACCES:
-		return CL_INVALID_OPERATION;
-	default:
-		return icd_error(e);
+	struct accel_launch_check c = { .struct_size = sizeof(c) };
+	cl_uint d;
+	int e;
+
+	for (d = 0; d < range.work_dim; d++) {
+		if (range.global_size[d])
+			continue;
+		range.global_offset[d] = 0;
+		range.global_size[d] = range.local_size[d] ? range.local_size[d]
+				       : k->reqd[0] ? k->reqd[d] : 1;
 	}
+	e = accel_kernel_check_launch(ak, &range, &c);
+	return e < 0 ? icd_error(e) : icd_launch_error(&c);
 }
 
 cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
@@ -103,25 +75,19 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
 	idx = icd_program_device_index(k->prog, q->dev);
 	if (idx < 0 || !k->k[idx])
 		return CL_INVALID_PROGRAM_EXECUTABLE;
+	/* before the arrays are read: dim entries each */
 	if (dim < 1 || dim > q->dev->u64[ACCEL_DEVICE_U64_MAX_WORK_ITEM_DIMS])
 		return CL_INVALID_WORK_DIMENSION;
 	/* OpenCL 2.1: no global size, like a 0 in it, means no work */
 	if (!global)
 		global = no_work;
-	for (d = 0; d < k->n_args; d++)
-		if (!k->args[d].set)
-			return CL_INVALID_KERNEL_ARGS;
-	r = check_geometry(k, q->dev, dim, offset, global, local);
-	if (r != CL_SUCCESS)
-		return r;
-	if (icd_kernel_local_mem(k) >
-	    q->dev->u64[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE])
-		return CL_OUT_OF_RESOURCES;
-	r = icd_wait_init(q, n, list, &w);
-	if (r != CL_SUCCESS)
-		return r;
+	/* a size_t concern (32-bit hosts); libaccel counts in 64 bits */
+	for (d = 0; d < dim; d++)
+		if (offset && offset[d] > SIZE_MAX - global[d])
+			return CL_INVALID_GLOBAL_OFFSET;
 
 	range.work_dim = dim;
+	range.flags = k->prog->uniform_wg ? ACCEL_NDRANGE_UNIFORM : 0;
 	for (d = 0; d < 3; d++) {
 		range.global_size[d] = d < dim ? global[d] : 1;
 		range.global_offset[d] = d < dim && offset ? offset[d] : 0;
@@ -130,6 +96,15 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
 		if (d < dim && global[d] == 0)
 			empty = true;
 	}
+	if (empty) {
+		r = check_empty(k, k->k[idx], range);
+		if (r != CL_SUCCESS)
+			return r;
+	}
+	r = icd_wait_init(q, n, list, &w);
+	if (r != CL_SUCCESS)
+		return r;
+
 	/* No event wanted: no fence reference to take and drop. */
 	if (empty)
 		e = accel_queue_marker(q->q, w.n, w.fences,
@@ -139,7 +114,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
 				       event ? &fence : NULL);
 	icd_wait_fini(&w);
 	if (e < 0)
-		return launch_error(e);
+		return launch_error(k->k[idx], &range, e);
 	return icd_enqueue_done(q, CL_COMMAND_NDRANGE_KERNEL, fence, false,
 				event);
 }

@@ -3,8 +3,8 @@
  * The one table from libaccel's negative errno values to OpenCL error
  * codes. It gives each errno its generic meaning (docs/design.md, "Errors");
  * entry points that know better (E2BIG of an allocation is
- * CL_INVALID_BUFFER_SIZE, ENOEXEC of a launch CL_INVALID_KERNEL_ARGS) check
- * those cases before falling back to it.
+ * CL_INVALID_BUFFER_SIZE) check those cases before falling back to it.
+ * A refused launch says why (accel_kernel_check_launch()): a second table.
  */
 #include <errno.h>
 
@@ -48,4 +48,28 @@ cl_int icd_error(int err)
 			return errno_table[i].cl;
 	/* Anything else is a failure of the device or the system. */
 	return CL_OUT_OF_RESOURCES;
+}
+
+/* Why libaccel refuses a launch (enum accel_launch_reason), as a CL code. */
+static const cl_int launch_table[] = {
+	[ACCEL_LAUNCH_WORK_DIM] = CL_INVALID_WORK_DIMENSION,
+	[ACCEL_LAUNCH_GLOBAL_OFFSET] = CL_INVALID_GLOBAL_OFFSET,
+	[ACCEL_LAUNCH_GLOBAL_SIZE] = CL_INVALID_GLOBAL_WORK_SIZE,
+	[ACCEL_LAUNCH_WORK_ITEM_SIZE] = CL_INVALID_WORK_ITEM_SIZE,
+	[ACCEL_LAUNCH_WORK_GROUP_SIZE] = CL_INVALID_WORK_GROUP_SIZE,
+	[ACCEL_LAUNCH_REQD_WORK_GROUP_SIZE] = CL_INVALID_WORK_GROUP_SIZE,
+	[ACCEL_LAUNCH_NON_UNIFORM] = CL_INVALID_WORK_GROUP_SIZE,
+	[ACCEL_LAUNCH_ARG_NOT_SET] = CL_INVALID_KERNEL_ARGS,
+	[ACCEL_LAUNCH_ARG_READ_ONLY] = CL_INVALID_OPERATION,
+	[ACCEL_LAUNCH_LOCAL_MEM] = CL_OUT_OF_RESOURCES,
+};
+
+cl_int icd_launch_error(const struct accel_launch_check *c)
+{
+	if (c->error == 0)
+		return CL_SUCCESS;
+	if (c->reason < ICD_ARRAY_SIZE(launch_table) &&
+	    launch_table[c->reason])
+		return launch_table[c->reason];
+	return icd_error(c->error);
 }

@@ -270,6 +270,8 @@ void *icd_extension_address(const char *name);
 
 /* The generic meaning of a libaccel -errno as a CL error code. */
 cl_int icd_error(int err);
+/* A launch verdict (c->error 0 or a -errno) as a CL error code. */
+cl_int icd_launch_error(const struct accel_launch_check *c);
 
 /* ---- icd-info.c --------------------------------------------------------- */
 

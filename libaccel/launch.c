@@ -4,6 +4,7 @@
  * argument snapshot handed to the backend, whose launch_prepare adds its
  * own policy (the CPU's: backends/cpu/cpu-launch.c).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,75 +74,137 @@ int accel_launch_count_groups(struct accel_launch *l)
 	return 0;
 }
 
+/* The verdict so far: the first refusal wins. */
+static int refuse(struct accel_launch_check *v, int error, uint32_t reason,
+		  uint32_t dim, uint32_t arg_index)
+{
+	v->error = error;
+	v->reason = reason;
+	v->dim = dim;
+	v->arg_index = arg_index;
+	return error;
+}
+
+/* Every argument set (ENOEXEC comes before the geometry). */
+static int check_args_set(const struct accel_kernel *k,
+			  struct accel_launch_check *v)
+{
+	for (uint32_t i = 0; i < k->def->n_args; i++)
+		if (!k->args[i].set)
+			return refuse(v, -ENOEXEC, ACCEL_LAUNCH_ARG_NOT_SET, 0,
+				      i);
+	return 0;
+}
+
+/* The local sizes the caller gave. */
+static int check_local(struct accel_device *dev,
+		       const struct accel_kernel_def *def,
+		       const struct accel_ndrange *range, bool uniform,
+		       struct accel_launch *l, struct accel_launch_check *v)
+{
+	const uint64_t *reqd = def->reqd_wg_size;
+	uint64_t total = 1;
+
+	for (uint32_t d = 0; d < 3; d++) {
+		uint64_t ls = d < l->work_dim ? range->local_size[d] : 1;
+
+		if (ls == 0)
+			return refuse(v, -EINVAL,
+				      ACCEL_LAUNCH_WORK_GROUP_SIZE, d, 0);
+		if (ls > dev->u64[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X + d])
+			return refuse(v, -EINVAL,
+				      ACCEL_LAUNCH_WORK_ITEM_SIZE, d, 0);
+		if (reqd[0] && ls != reqd[d])
+			return refuse(v, -EINVAL,
+				      ACCEL_LAUNCH_REQD_WORK_GROUP_SIZE, d, 0);
+		if (uniform && l->global_size[d] % ls)
+			return refuse(v, -EINVAL, ACCEL_LAUNCH_NON_UNIFORM,
+				      d, 0);
+		if (__builtin_mul_overflow(total, ls, &total))
+			return refuse(v, -EINVAL,
+				      ACCEL_LAUNCH_WORK_GROUP_SIZE, d, 0);
+		l->local_size[d] = ls;
+	}
+	if (total > dev->u64[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE])
+		return refuse(v, -EINVAL, ACCEL_LAUNCH_WORK_GROUP_SIZE, 0, 0);
+	return 0;
+}
+
+/*
+ * The geometry: @range checked into @l, the local size picked when the
+ * caller left it open.
+ */
 static int check_range(struct accel_device *dev,
 		       const struct accel_kernel_def *def,
-		       const struct accel_ndrange *range, struct accel_launch *l)
+		       const struct accel_ndrange *range, struct accel_launch *l,
+		       struct accel_launch_check *v)
 {
-	uint64_t max_wg = dev->u64[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE];
 	const uint64_t *reqd = def->reqd_wg_size;
-	bool pick = true, has_reqd = reqd[0] != 0;
+	bool pick = true, uniform;
 	uint64_t items = 1;
-	uint32_t d, dim;
+	uint32_t d, dim = range->work_dim;
+	int r;
 
-	if (range->struct_size < sizeof(struct accel_ndrange))
-		return -EINVAL;
-	dim = range->work_dim;
-	if (dim < 1 || dim > 3)
-		return -EINVAL;
-
+	uniform = range->struct_size >= offsetof(struct accel_ndrange, flags) +
+					sizeof(range->flags) &&
+		  (range->flags & ACCEL_NDRANGE_UNIFORM);
 	for (d = 0; d < 3; d++) {
 		if (d < dim) {
-			if (range->global_size[d] == 0 ||
-			    range->global_offset[d] >
-				    UINT64_MAX - range->global_size[d])
-				return -EINVAL;
+			if (range->global_size[d] == 0)
+				return refuse(v, -EINVAL,
+					      ACCEL_LAUNCH_GLOBAL_SIZE, d, 0);
+			if (range->global_offset[d] >
+			    UINT64_MAX - range->global_size[d])
+				return refuse(v, -EINVAL,
+					      ACCEL_LAUNCH_GLOBAL_OFFSET, d, 0);
 			if (range->local_size[d])
 				pick = false;
 			l->global_size[d] = range->global_size[d];
 			l->global_offset[d] = range->global_offset[d];
 		} else {
-			if (range->global_size[d] > 1 ||
-			    range->local_size[d] > 1 || range->global_offset[d])
-				return -EINVAL;
+			if (range->global_size[d] > 1)
+				return refuse(v, -EINVAL,
+					      ACCEL_LAUNCH_GLOBAL_SIZE, d, 0);
+			if (range->local_size[d] > 1)
+				return refuse(v, -EINVAL,
+					      ACCEL_LAUNCH_WORK_ITEM_SIZE, d, 0);
+			if (range->global_offset[d])
+				return refuse(v, -EINVAL,
+					      ACCEL_LAUNCH_GLOBAL_OFFSET, d, 0);
 			l->global_size[d] = 1;
 			l->global_offset[d] = 0;
 		}
 		/* Work-items (so work-groups) are counted in 64 bits. */
 		if (__builtin_mul_overflow(items, l->global_size[d], &items))
-			return -EOVERFLOW;
+			return refuse(v, -EOVERFLOW, ACCEL_LAUNCH_GLOBAL_SIZE,
+				      d, 0);
 	}
+	l->work_dim = dim;
 
-	if (pick && has_reqd) {
-		for (d = 0; d < 3; d++)
+	if (pick && reqd[0]) {
+		for (d = 0; d < 3; d++) {
+			if (uniform && l->global_size[d] % reqd[d])
+				return refuse(v, -EINVAL,
+					      ACCEL_LAUNCH_NON_UNIFORM, d, 0);
 			l->local_size[d] = reqd[d];
+		}
 	} else if (pick) {
 		pick_local_size(dev, dim, l->global_size, items,
 				l->local_size);
 	} else {
-		uint64_t total = 1;
-
-		for (d = 0; d < 3; d++) {
-			uint64_t ls = d < dim ? range->local_size[d] : 1;
-
-			if (ls == 0 ||
-			    ls > dev->u64[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X + d])
-				return -EINVAL;
-			if (has_reqd && ls != reqd[d])
-				return -EINVAL;
-			if (__builtin_mul_overflow(total, ls, &total))
-				return -EINVAL;
-			l->local_size[d] = ls;
-		}
-		if (total > max_wg)
-			return -EINVAL;
+		r = check_local(dev, def, range, uniform, l, v);
+		if (r < 0)
+			return r;
 	}
-	if (has_reqd)
+	if (reqd[0])
 		for (d = dim; d < 3; d++)
 			if (reqd[d] != 1)
-				return -EINVAL;
-
-	l->work_dim = dim;
-	return accel_launch_count_groups(l);
+				return refuse(v, -EINVAL,
+					      ACCEL_LAUNCH_REQD_WORK_GROUP_SIZE,
+					      d, 0);
+	if (accel_launch_count_groups(l) < 0)
+		return refuse(v, -EOVERFLOW, ACCEL_LAUNCH_GLOBAL_SIZE, 0, 0);
+	return 0;
 }
 
 /*
@@ -199,26 +262,73 @@ static uint64_t local_end(uint64_t off, uint64_t size)
 	return end;
 }
 
-/* Snapshot the kernel's arguments into the launch. */
-static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
+/*
+ * What the bound arguments ask of the device: writable buffers that can
+ * be written, local memory that fits.
+ */
+static int check_args_use(const struct accel_kernel *k,
+			  struct accel_launch_check *v)
 {
 	const struct accel_kernel_def *def = k->def;
-	uint64_t local_off, local_max;
-	size_t storage = 0, off = 0;
-	uint32_t i, n_local = 0, n_buf = 0;
-	int r;
+	uint64_t local = local_end(0, def->static_local_size);
 
-	for (i = 0; i < def->n_args; i++) {
+	for (uint32_t i = 0; i < def->n_args; i++) {
 		const struct accel_kernel_arg_desc *d = &def->args[i];
 		struct accel_buffer *b = k->args[i].buf;
 
-		if (!k->args[i].set)
-			return -ENOEXEC;
 		/* A writable pointer into a read-only mapping would fault. */
 		if (b && accel_buffer_root(b)->readonly_mapping &&
 		    d->address_space != ACCEL_KERNEL_ARG_ADDR_CONSTANT &&
 		    !(d->type_qualifiers & ACCEL_KERNEL_ARG_TYPE_CONST))
-			return -EACCES;
+			return refuse(v, -EACCES, ACCEL_LAUNCH_ARG_READ_ONLY,
+				      0, i);
+		if (d->kind == ACCEL_KERNEL_ARG_LOCAL)
+			local = local_end(local, k->args[i].local_size);
+	}
+	if (local > k->prog->dev->u64[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE])
+		return refuse(v, -E2BIG, ACCEL_LAUNCH_LOCAL_MEM, 0, 0);
+	return 0;
+}
+
+/*
+ * Every check of a launch of @k over @range, in the order the verdict
+ * takes them; @l gets the geometry.
+ */
+static int check_launch(struct accel_kernel *k,
+			const struct accel_ndrange *range,
+			struct accel_launch *l, struct accel_launch_check *v)
+{
+	uint32_t flags = 0;
+	int r;
+
+	refuse(v, 0, ACCEL_LAUNCH_OK, 0, 0);
+	if (range->struct_size < offsetof(struct accel_ndrange, flags))
+		return -EINVAL;
+	if (range->struct_size >= offsetof(struct accel_ndrange, flags) +
+					  sizeof(range->flags))
+		flags = range->flags;
+	if (flags & ~ACCEL_NDRANGE_FLAGS_ALL)
+		return -EINVAL;
+	if (range->work_dim < 1 || range->work_dim > 3)
+		return refuse(v, -EINVAL, ACCEL_LAUNCH_WORK_DIM, 0, 0);
+	r = check_args_set(k, v);
+	if (r == 0)
+		r = check_range(k->prog->dev, k->def, range, l, v);
+	if (r == 0)
+		r = check_args_use(k, v);
+	return r;
+}
+
+/* Snapshot the kernel's (checked) arguments into the launch. */
+static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
+{
+	const struct accel_kernel_def *def = k->def;
+	size_t storage = 0, off = 0;
+	uint32_t i, n_local = 0, n_buf = 0;
+	uint64_t local_off;
+	int r;
+
+	for (i = 0; i < def->n_args; i++) {
 		storage += ALIGN_UP((size_t)def->args[i].size, 16u);
 		n_local += def->args[i].kind == ACCEL_KERNEL_ARG_LOCAL;
 		n_buf += k->args[i].buf != NULL;
@@ -229,7 +339,6 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 	if (r < 0)
 		return r;
 
-	local_max = k->prog->dev->u64[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE];
 	local_off = local_end(0, def->static_local_size);
 	for (i = 0; i < def->n_args; i++) {
 		const struct accel_kernel_arg *arg = &k->args[i];
@@ -261,8 +370,28 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 	}
 	l->static_local_size = def->static_local_size;
 	l->local_mem_size = local_off;
-	if (local_off > local_max)
-		return -E2BIG;
+	return 0;
+}
+
+ACCEL_EXPORT int accel_kernel_check_launch(struct accel_kernel *kernel,
+					   const struct accel_ndrange *range,
+					   struct accel_launch_check *ret)
+{
+	struct accel_launch_check v;
+	struct accel_launch l;
+	int r;
+
+	if (!kernel || !range || !ret ||
+	    ret->struct_size < sizeof(struct accel_launch_check))
+		return -EINVAL;
+	memset(&l, 0, sizeof(l));
+	r = check_launch(kernel, range, &l, &v);
+	if (r < 0 && v.error == 0)
+		return -EINVAL;   /* a malformed range, not a verdict */
+	ret->error = v.error;
+	ret->reason = v.reason;
+	ret->dim = v.dim;
+	ret->arg_index = v.arg_index;
 	return 0;
 }
 
@@ -273,6 +402,7 @@ ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 				    struct accel_fence *const *wait,
 				    struct accel_fence **ret_fence)
 {
+	struct accel_launch_check v;
 	struct accel_launch *l;
 	struct accel_cmd *cmd;
 	int r;
@@ -290,7 +420,7 @@ ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 		return -ENOMEM;
 	l = &cmd->u.launch;
 	l->kernel = accel_kernel_ref(kernel);
-	r = check_range(queue->dev, kernel->def, range, l);
+	r = check_launch(kernel, range, l, &v);
 	if (r == 0)
 		r = snapshot_args(kernel, l);
 	if (r == 0 && queue->dev->ops->launch_prepare)

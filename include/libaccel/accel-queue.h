@@ -50,9 +50,65 @@ struct accel_ndrange {
 	uint64_t global_size[3];
 	/**
 	 * work-group size; all 0 lets libaccel pick one. The global size need
-	 * not be a multiple of it (the trailing groups are smaller).
+	 * not be a multiple of it (the trailing groups are smaller) unless
+	 * flags has ACCEL_NDRANGE_UNIFORM.
 	 */
 	uint64_t local_size[3];
+	/**
+	 * ACCEL_NDRANGE_*; read only when struct_size covers it (a caller
+	 * built against the struct without it passes 0).
+	 */
+	uint32_t flags;
+};
+
+/**
+ * Every work-group has the same size: the global size is a multiple of
+ * the local size in each dimension (OpenCL 1.2 programs, and
+ * -cl-uniform-work-group-size).
+ */
+#define ACCEL_NDRANGE_UNIFORM (1u << 0)
+#define ACCEL_NDRANGE_FLAGS_ALL 0x1u
+
+/** Why a launch is refused (struct accel_launch_check). */
+enum accel_launch_reason {
+	ACCEL_LAUNCH_OK = 0,
+	/** work_dim not 1, 2 or 3 */
+	ACCEL_LAUNCH_WORK_DIM,
+	/** global offset + global size above 2^64 - 1 (an unused dimension's offset not 0) */
+	ACCEL_LAUNCH_GLOBAL_OFFSET,
+	/** a global size of 0 (above 1 in an unused dimension), or more than 2^64 - 1 work-items */
+	ACCEL_LAUNCH_GLOBAL_SIZE,
+	/** a local size above the device's ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_* (above 1 in an unused dimension) */
+	ACCEL_LAUNCH_WORK_ITEM_SIZE,
+	/** a local size of 0, or work-items per group above ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE */
+	ACCEL_LAUNCH_WORK_GROUP_SIZE,
+	/** the local size differs from the kernel's reqd_work_group_size */
+	ACCEL_LAUNCH_REQD_WORK_GROUP_SIZE,
+	/** ACCEL_NDRANGE_UNIFORM and a global size that is no multiple of the local size */
+	ACCEL_LAUNCH_NON_UNIFORM,
+	/** argument arg_index was never set */
+	ACCEL_LAUNCH_ARG_NOT_SET,
+	/** argument arg_index may be written but its buffer is mapped read-only */
+	ACCEL_LAUNCH_ARG_READ_ONLY,
+	/** local memory (static and arguments) above ACCEL_DEVICE_U64_LOCAL_MEM_SIZE */
+	ACCEL_LAUNCH_LOCAL_MEM,
+};
+
+/** What accel_kernel_check_launch() found. */
+struct accel_launch_check {
+	/** sizeof(struct accel_launch_check) as the caller knows it */
+	uint32_t struct_size;
+	/**
+	 * 0, or the negative errno accel_queue_launch() returns for this
+	 * kernel and range (-EINVAL, -EOVERFLOW, -ENOEXEC, -EACCES, -E2BIG)
+	 */
+	int32_t error;
+	/** enum accel_launch_reason: why, or ACCEL_LAUNCH_OK */
+	uint32_t reason;
+	/** the dimension (0-2) a geometry reason is about */
+	uint32_t dim;
+	/** the argument an ARG_* reason is about */
+	uint32_t arg_index;
 };
 
 /**
@@ -99,20 +155,35 @@ uint32_t accel_queue_get_flags(struct accel_queue *queue);
 
 /**
  * Launch a kernel with its current arguments (captured at this call).
+ * accel_kernel_check_launch() says why a launch is refused.
  * @return 0, the common errors, -EINVAL (NULL @p kernel or @p range, bad
- *         struct_size or work_dim, zero global size, local size not
- *         fitting the device limits or the kernel's required size, global
- *         offset + size overflowing), -ENOEXEC (an argument was never set),
+ *         struct_size, work_dim or flags, zero global size, local size
+ *         not fitting the device limits or the kernel's required size, a
+ *         non-uniform range with ACCEL_NDRANGE_UNIFORM, global offset +
+ *         size overflowing), -ENOEXEC (an argument was never set),
+ *         -EACCES (a writable argument over a buffer mapped read-only),
  *         -E2BIG (local memory of the launch, or the stack a work-group
  *         needs, above the device's: ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE),
- *         -EXDEV
- *         (the kernel belongs to another device), -EOVERFLOW (more than
- *         2^64 work-items)
+ *         -EXDEV (the kernel belongs to another device), -EOVERFLOW (more
+ *         than 2^64 work-items)
  */
 int accel_queue_launch(struct accel_queue *queue, struct accel_kernel *kernel,
 		       const struct accel_ndrange *range, uint32_t n_wait,
 		       struct accel_fence *const *wait,
 		       struct accel_fence **ret_fence);
+
+/**
+ * Check @p range and the current arguments of @p kernel as
+ * accel_queue_launch() does on the kernel's device, without launching:
+ * the error a launch gets, and why. The device may refuse more when the
+ * launch is made (-E2BIG: the stack a work-group needs).
+ * @param ret struct_size set by the caller; filled up to it
+ * @return 0 (the verdict is in @p ret), -EINVAL (NULL argument, a
+ *         struct_size of @p range or @p ret too small)
+ */
+int accel_kernel_check_launch(struct accel_kernel *kernel,
+			      const struct accel_ndrange *range,
+			      struct accel_launch_check *ret);
 
 /**
  * Write host memory into a buffer.

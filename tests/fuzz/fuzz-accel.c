@@ -455,7 +455,8 @@ static void op_launch(struct run *r)
 	unsigned __int128 items = 1, group = 1;
 	bool overflow = false;
 	struct fence_slot *out;
-	int err;
+	struct accel_launch_check check;
+	int err, cr;
 
 	if (sel & 0x40)
 		nd.struct_size = fz_u32(&r->in);
@@ -480,10 +481,19 @@ static void op_launch(struct run *r)
 	if (!overflow && (sel & 0x20) && group <= g.max_wg)
 		for (i = 0; i < 3; i++)
 			nd.local_size[i] = nd.local_size[i] % 8 + 1;
+	check.struct_size = sizeof(check);
+	cr = chk(accel_kernel_check_launch(k, (sel & 0x10) ? NULL : &nd,
+					   &check));
 	err = accel_queue_launch(q, k, (sel & 0x10) ? NULL : &nd, n, wait,
 				 out ? &f : NULL);
 	if (!err && overflow)
 		die("launch with offset + size overflowing", 0);
+	/* the verdict holds: a refusal is one, and no other one comes */
+	if (cr == 0 && check.error && !err)
+		die("launch made that the check refused", check.error);
+	if (cr == 0 && !check.error &&
+	    (err == -ENOEXEC || err == -EACCES || err == -EOVERFLOW))
+		die("launch refused that the check let through", err);
 	take_fence(out, err, f);
 }
 
