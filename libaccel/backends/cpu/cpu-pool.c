@@ -14,13 +14,12 @@
  *
  * The pool may be destroyed from inside done() (the last context reference
  * dropped on a worker): that worker joins the others, detaches itself and
- * frees the pool when it leaves its loop.
+ * frees the pool when it leaves its loop (platform/thread.h's rule).
  */
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -28,10 +27,11 @@
 
 #include "platform/macros.h"
 #include "cpu-private.h"
+#include "platform/thread.h"
 
 struct cpu_worker {
 	struct cpu_pool *pool;
-	pthread_t thread;
+	struct accel_thread thread;
 	struct cpu_scratch scratch;
 };
 
@@ -44,17 +44,12 @@ struct cpu_pool {
 	atomic_uint n_spinning;       /* idle workers polling seq */
 	atomic_uint n_sleepers;       /* idle workers in (or entering) futex wait */
 	atomic_bool stop;
-	/* The worker that destroyed the pool, if any: written before stop. */
-	struct cpu_worker *exit_owner;
 
 	uint64_t spin_ns;
 	unsigned n_threads;
 	struct cpu_worker *workers;
 	uint64_t stack_overhead;      /* see measure_overhead() */
 };
-
-/* Which pool worker this thread is, so destroy can spot a self-join. */
-static ACCEL_TLS struct cpu_worker *current_worker;
 
 static inline void cpu_relax(void)
 {
@@ -308,7 +303,6 @@ static void *worker_main(void *arg)
 	bool retired;
 	uint32_t seq;
 
-	current_worker = w;
 	for (;;) {
 		/* Read seq before looking: work queued later bumps it. */
 		seq = atomic_load_explicit(&pool->seq, memory_order_acquire);
@@ -320,27 +314,29 @@ static void *worker_main(void *arg)
 		else
 			pool_idle(pool, seq);
 	}
-	current_worker = NULL;
 	cpu_scratch_fini(&w->scratch);
 	/* Destroyed from this very thread: nobody else will free it. */
-	if (pool->exit_owner == w)
+	if (accel_thread_exiting_self(&w->thread))
 		pool_free(pool);
 	return NULL;
 }
 
-/* Stop and join workers [0, n) except @self. */
-static void pool_stop(struct cpu_pool *pool, unsigned n,
-		      struct cpu_worker *self)
+/*
+ * Stop workers [0, n): join them, or detach the calling one if it is
+ * one of them (then false: it frees the pool on its way out).
+ */
+static bool pool_stop(struct cpu_pool *pool, unsigned n)
 {
+	bool joined_all = true;
 	unsigned i;
 
-	pool->exit_owner = self;
 	atomic_store_explicit(&pool->stop, true, memory_order_release);
 	atomic_fetch_add(&pool->seq, 1);
 	futex_wake(&pool->seq, INT_MAX);
 	for (i = 0; i < n; i++)
-		if (&pool->workers[i] != self)
-			pthread_join(pool->workers[i].thread, NULL);
+		if (!accel_thread_join_or_detach(&pool->workers[i].thread))
+			joined_all = false;
+	return joined_all;
 }
 
 static void *probe_main(void *arg)
@@ -367,11 +363,12 @@ static void *probe_main(void *arg)
  */
 static uint64_t measure_overhead(const pthread_attr_t *attr)
 {
+	struct accel_thread t;
 	uint64_t overhead = 0;
-	pthread_t t;
 
-	if (pthread_create(&t, attr, probe_main, &overhead) == 0)
-		pthread_join(t, NULL);
+	if (accel_thread_start(&t, "accel-cpu-probe", attr, probe_main,
+			       &overhead) == 0)
+		accel_thread_join_or_detach(&t);
 	return overhead;
 }
 
@@ -385,7 +382,6 @@ int cpu_pool_new(unsigned n_threads, uint64_t spin_ns, struct cpu_pool **ret)
 	pthread_mutexattr_t attr;
 	pthread_attr_t tattr;
 	struct cpu_pool *pool;
-	sigset_t all, old;
 	unsigned i;
 	int r = 0;
 
@@ -423,28 +419,22 @@ int cpu_pool_new(unsigned n_threads, uint64_t spin_ns, struct cpu_pool **ret)
 		free(pool);
 		return -r;
 	}
-	/* Workers inherit a full mask: signals go to the application's threads. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pool->stack_overhead = measure_overhead(&tattr);
 	for (i = 0; i < n_threads; i++) {
 		struct cpu_worker *w = &pool->workers[i];
 		char name[16];
 
 		w->pool = pool;
-		r = pthread_create(&w->thread, &tattr, worker_main, w);
-		if (r) {
-			r = -r;
-			break;
-		}
 		snprintf(name, sizeof(name), "accel-cpu-%u", i % 10000u);
-		pthread_setname_np(w->thread, name);
+		r = accel_thread_start(&w->thread, name, &tattr, worker_main,
+				       w);
+		if (r < 0)
+			break;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&tattr);
 
 	if (r < 0) {
-		pool_stop(pool, i, NULL);
+		pool_stop(pool, i);
 		pool_free(pool);
 		return r;
 	}
@@ -454,17 +444,9 @@ int cpu_pool_new(unsigned n_threads, uint64_t spin_ns, struct cpu_pool **ret)
 
 void cpu_pool_destroy(struct cpu_pool *pool)
 {
-	struct cpu_worker *self = NULL;
-
 	if (!pool)
 		return;
-	if (current_worker && current_worker->pool == pool)
-		self = current_worker;
-	pool_stop(pool, pool->n_threads, self);
-	if (self) {
-		/* Cannot join ourselves: worker_main frees the pool on exit. */
-		pthread_detach(pthread_self());
-		return;
-	}
-	pool_free(pool);
+	/* On one of the workers: worker_main frees the pool on exit. */
+	if (pool_stop(pool, pool->n_threads))
+		pool_free(pool);
 }
