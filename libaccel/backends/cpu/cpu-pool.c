@@ -322,21 +322,27 @@ static void *worker_main(void *arg)
 }
 
 /*
- * Stop workers [0, n): join them, or detach the calling one if it is
- * one of them (then false: it frees the pool on its way out).
+ * Stop workers [0, n) and join them. Called on one of them, that one is
+ * detached last, after which the pool is no longer the caller's
+ * (platform/thread.h): false, it frees the pool on its way out.
  */
 static bool pool_stop(struct cpu_pool *pool, unsigned n)
 {
-	bool joined_all = true;
+	struct accel_thread *self = NULL;
 	unsigned i;
 
 	atomic_store_explicit(&pool->stop, true, memory_order_release);
 	atomic_fetch_add(&pool->seq, 1);
 	futex_wake(&pool->seq, INT_MAX);
-	for (i = 0; i < n; i++)
-		if (!accel_thread_join_or_detach(&pool->workers[i].thread))
-			joined_all = false;
-	return joined_all;
+	for (i = 0; i < n; i++) {
+		struct accel_thread *t = &pool->workers[i].thread;
+
+		if (accel_thread_is_current(t))
+			self = t;
+		else
+			accel_thread_join_or_detach(t);
+	}
+	return !self || accel_thread_join_or_detach(self);
 }
 
 static void *probe_main(void *arg)
