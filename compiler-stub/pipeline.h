@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the passes of the table (passes.h) share, and their run
- * functions: the codegen ones in codegen/compile.c, the lowering ones in
+ * functions: the codegen ones in codegen/pass-steps.c, the lowering ones in
  * lower/wg-lower.c. A pass's run function wraps the code that does the
  * work; the order is the table's (passes.c).
  */
@@ -30,7 +30,7 @@ struct accelc_pass_ctx {
 	uint32_t facts;             /* ACCELC_FACT()s that hold */
 };
 
-/* codegen/compile.c */
+/* codegen/pass-steps.c */
 int accelc_pass_parse(struct accelc_pass_ctx *c);
 int accelc_pass_global_size(struct accelc_pass_ctx *c);
 int accelc_pass_read_kernels(struct accelc_pass_ctx *c);
