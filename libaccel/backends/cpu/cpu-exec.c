@@ -6,7 +6,6 @@
  * the whole of their CPU access with DMA_BUF_IOCTL_SYNC start and end.
  */
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "cpu-private.h"
 #include "cpu-printf.h"
 #include "cpu-program.h"
+#include "platform/thread.h"
 
 /* Local memory blocks are aligned like this (see accel-wg.h). */
 #define LOCAL_ALIGN 128u
@@ -314,9 +314,8 @@ static int launch_piece_own_stack(struct cpu_exec_job *ej,
 {
 	struct own_stack_call c = { .ej = ej, .s = s, .b = b, .e = e };
 	uint64_t size = launch_thread_stack(&ej->launch, ej->pool);
+	struct accel_thread t;
 	pthread_attr_t attr;
-	pthread_t t;
-	sigset_t all, old;
 	int r;
 
 	if (size > SIZE_MAX)
@@ -324,18 +323,15 @@ static int launch_piece_own_stack(struct cpu_exec_job *ej,
 	r = pthread_attr_init(&attr);
 	if (r)
 		return -r;
-	r = pthread_attr_setstacksize(&attr, (size_t)size);
-	if (r == 0) {
-		/* like the workers: signals go to the application's threads */
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		r = pthread_create(&t, &attr, own_stack_main, &c);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
+	r = -pthread_attr_setstacksize(&attr, (size_t)size);
+	if (r == 0)
+		r = accel_thread_start(&t, "accel-cpu-stack", &attr,
+				       own_stack_main, &c);
 	pthread_attr_destroy(&attr);
-	if (r)
-		return -r;
-	pthread_join(t, NULL);
+	if (r < 0)
+		return r;
+	/* another thread's: always a join */
+	accel_thread_join_or_detach(&t);
 	return 0;
 }
 
