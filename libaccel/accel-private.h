@@ -185,8 +185,19 @@ struct accel_buffer {
 	void *backend_data;
 	_Atomic(void *) user_data;
 
-	pthread_mutex_t lock;         /* guards maps, dmabuf_fd, name */
+	pthread_mutex_t lock;         /* guards maps, dmabuf_fd, name, attached */
 	struct accel_buffer_map_rec *maps;
+
+	/*
+	 * Attachments (buffer-attach.c): this buffer as another device of the
+	 * context reaches it, made on first use, listed in attached (linked
+	 * through attach_next) and freed with this buffer. An attachment has
+	 * owner set: its references are the owner's (accel_buffer_ref/unref
+	 * forward them), and it is never handed to the caller.
+	 */
+	struct accel_buffer *owner;
+	struct accel_buffer *attached;
+	struct accel_buffer *attach_next;
 };
 
 static inline struct accel_buffer *accel_buffer_root(struct accel_buffer *buf)
@@ -196,6 +207,24 @@ static inline struct accel_buffer *accel_buffer_root(struct accel_buffer *buf)
 
 /* The root buffer's dma-buf fd or -1 (read under its lock). */
 int accel_buffer_dmabuf_fd(struct accel_buffer *root);
+
+/* A buffer record of @dev, not yet backed by storage (buffer.c). */
+int accel_buffer_create(struct accel_device *dev, uint64_t size,
+			uint32_t flags, struct accel_buffer **ret);
+/* Free a record of accel_buffer_create() (no storage, no reference). */
+void accel_buffer_discard(struct accel_buffer *buf);
+
+/*
+ * @buf as @dev reaches it (buffer-attach.c): @buf itself on its own
+ * device, else its attachment for @dev, made on first use. The result is
+ * valid as long as @buf; references to it are references to @buf.
+ * -EXDEV: @dev is of another context or cannot reach the memory. May
+ * block (dma-buf export and import).
+ */
+int accel_buffer_on_device(struct accel_buffer *buf, struct accel_device *dev,
+			   struct accel_buffer **ret);
+/* Free @buf's attachments (its last reference is gone). */
+void accel_buffer_detach_all(struct accel_buffer *buf);
 
 /* ---- fence (fence.c) ---- */
 

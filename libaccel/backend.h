@@ -120,7 +120,9 @@ struct accel_backend_ops {
 
 	/*
 	 * Wrap caller memory (buf->host_ptr already set by the core). Optional:
-	 * NULL means -EOPNOTSUPP.
+	 * NULL means -EOPNOTSUPP. Also how a device that sets
+	 * ACCEL_DEVICE_CAP_USER_PTR reaches another device's buffer by its
+	 * host address (an attachment, buffer-attach.c: buf->owner is set).
 	 */
 	int (*buffer_wrap_user_ptr)(struct accel_buffer *buf);
 
@@ -151,7 +153,9 @@ struct accel_backend_ops {
 	 * Make an imported dma-buf usable: buf->dmabuf_fd (owned by the
 	 * core), size and flags are set. Sets host_ptr (e.g. mmap) and
 	 * readonly_mapping as appropriate. buffer_free undoes it (but does
-	 * not close dmabuf_fd). Optional: NULL means -EOPNOTSUPP.
+	 * not close dmabuf_fd). Optional: NULL means -EOPNOTSUPP. Also how a
+	 * device that sets ACCEL_DEVICE_CAP_DMABUF_IMPORT reaches another
+	 * device's buffer (an attachment, buffer-attach.c: buf->owner is set).
 	 */
 	int (*buffer_import_dmabuf)(struct accel_buffer *buf);
 

@@ -51,8 +51,8 @@ static int buffer_cpu_access(struct accel_buffer *root, bool start,
 					      ACCEL_MAP_WRITE_INVALIDATE));
 }
 
-static int buffer_create(struct accel_device *dev, uint64_t size,
-			 uint32_t flags, struct accel_buffer **ret)
+int accel_buffer_create(struct accel_device *dev, uint64_t size,
+			uint32_t flags, struct accel_buffer **ret)
 {
 	struct accel_buffer *buf;
 
@@ -78,7 +78,7 @@ static int buffer_create(struct accel_device *dev, uint64_t size,
 	return 0;
 }
 
-static void buffer_discard(struct accel_buffer *buf)
+void accel_buffer_discard(struct accel_buffer *buf)
 {
 	pthread_mutex_destroy(&buf->lock);
 	free(buf);
@@ -92,14 +92,14 @@ ACCEL_EXPORT int accel_buffer_new(struct accel_device *dev, uint64_t size,
 
 	if (!ret)
 		return -EINVAL;
-	r = buffer_create(dev, size, flags, &buf);
+	r = accel_buffer_create(dev, size, flags, &buf);
 	if (r < 0)
 		return r;
 	r = dev->ops->buffer_alloc(buf);
 	if (r < 0) {
 		log_dbg(dev->ctx, "allocating %llu bytes failed: %s\n",
 			(unsigned long long)size, strerror(-r));
-		buffer_discard(buf);
+		accel_buffer_discard(buf);
 		return r;
 	}
 	accel_device_ref(dev);
@@ -116,19 +116,19 @@ ACCEL_EXPORT int accel_buffer_new_user_ptr(struct accel_device *dev, void *ptr,
 
 	if (!ptr || !ret || (flags & ACCEL_BUFFER_DMA_HEAP))
 		return -EINVAL;
-	r = buffer_create(dev, size, flags, &buf);
+	r = accel_buffer_create(dev, size, flags, &buf);
 	if (r < 0)
 		return r;
 	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_USER_PTR) ||
 	    !dev->ops->buffer_wrap_user_ptr) {
-		buffer_discard(buf);
+		accel_buffer_discard(buf);
 		return -EOPNOTSUPP;
 	}
 	buf->host_ptr = ptr;
 	buf->user_ptr = true;
 	r = dev->ops->buffer_wrap_user_ptr(buf);
 	if (r < 0) {
-		buffer_discard(buf);
+		accel_buffer_discard(buf);
 		return r;
 	}
 	accel_device_ref(dev);
@@ -180,7 +180,7 @@ ACCEL_EXPORT int accel_buffer_new_sub(struct accel_buffer *parent,
 	if (align > 1 && offset % align)
 		return -EINVAL;
 
-	r = buffer_create(parent->dev, size, flags, &buf);
+	r = accel_buffer_create(parent->dev, size, flags, &buf);
 	if (r < 0)
 		return r;
 	buf->parent = accel_buffer_ref(parent);
@@ -195,6 +195,10 @@ ACCEL_EXPORT int accel_buffer_new_sub(struct accel_buffer *parent,
 
 ACCEL_EXPORT struct accel_buffer *accel_buffer_ref(struct accel_buffer *buf)
 {
+	if (buf && buf->owner) {
+		accel_buffer_ref(buf->owner); /* an attachment: the owner's */
+		return buf;
+	}
 	if (buf)
 		atomic_fetch_add_explicit(&buf->refcount, 1,
 					  memory_order_relaxed);
@@ -208,10 +212,14 @@ ACCEL_EXPORT struct accel_buffer *accel_buffer_unref(struct accel_buffer *buf)
 
 	if (!buf)
 		return NULL;
+	if (buf->owner)
+		return accel_buffer_unref(buf->owner); /* an attachment */
 	if (atomic_fetch_sub_explicit(&buf->refcount, 1,
 				      memory_order_acq_rel) != 1)
 		return NULL;
 
+	/* Before the storage they may point into. */
+	accel_buffer_detach_all(buf);
 	dev = buf->dev;
 	for (m = buf->maps; m; m = next) {
 		next = m->next;
@@ -228,7 +236,7 @@ ACCEL_EXPORT struct accel_buffer *accel_buffer_unref(struct accel_buffer *buf)
 		if (buf->dmabuf_fd >= 0)
 			close(buf->dmabuf_fd);
 	}
-	buffer_discard(buf);
+	accel_buffer_discard(buf);
 	accel_device_unref(dev);
 	return NULL;
 }
@@ -461,7 +469,7 @@ ACCEL_EXPORT int accel_buffer_import_dmabuf(struct accel_device *dev, int fd,
 	if (own < 0)
 		return -errno;
 	/* Bypass the allocation limit: the memory exists already. */
-	r = buffer_create(dev, 1, flags, &buf);
+	r = accel_buffer_create(dev, 1, flags, &buf);
 	if (r < 0) {
 		close(own);
 		return r;
@@ -473,7 +481,7 @@ ACCEL_EXPORT int accel_buffer_import_dmabuf(struct accel_device *dev, int fd,
 	if (r < 0) {
 		log_dbg(dev->ctx, "dma-buf import failed: %s\n", strerror(-r));
 		close(own);
-		buffer_discard(buf);
+		accel_buffer_discard(buf);
 		return r;
 	}
 	accel_device_ref(dev);

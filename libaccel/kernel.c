@@ -214,8 +214,14 @@ ACCEL_EXPORT int accel_kernel_set_arg_buffer(struct accel_kernel *kernel,
 	r = arg_check(kernel, index, ACCEL_KERNEL_ARG_BUFFER);
 	if (r < 0)
 		return r;
-	if (buf && buf->dev != kernel->prog->dev)
+	if (buf && buf->dev->ctx != kernel->prog->dev->ctx)
 		return -EINVAL;
+	/* Kept as the kernel's device reaches it (buffer-attach.c). */
+	if (buf) {
+		r = accel_buffer_on_device(buf, kernel->prog->dev, &buf);
+		if (r < 0)
+			return r;
+	}
 	arg = &kernel->args[index];
 	accel_buffer_ref(buf);
 	accel_buffer_unref(arg->buf);

@@ -97,18 +97,21 @@ int accel_queue_check_wait(struct accel_queue *queue, uint32_t n_wait,
 	return 0;
 }
 
-/* Checks shared by the buffer commands: a buffer of this queue's device. */
+/*
+ * Checks shared by the buffer commands; *@view is @buf as this queue's
+ * device reaches it (itself, or its attachment: buffer-attach.c).
+ */
 static int check_buffer_range(struct accel_queue *queue,
 			      struct accel_buffer *buf, uint64_t offset,
-			      uint64_t size)
+			      uint64_t size, struct accel_buffer **view)
 {
 	if (!buf || size == 0)
 		return -EINVAL;
-	if (buf->dev != queue->dev)
+	if (buf->dev->ctx != queue->dev->ctx)
 		return -EXDEV;
 	if (offset > buf->size || size > buf->size - offset)
 		return -ERANGE;
-	return 0;
+	return accel_buffer_on_device(buf, queue->dev, view);
 }
 
 static int submit_rw(struct accel_queue *queue, enum accel_cmd_type type,
@@ -124,7 +127,7 @@ static int submit_rw(struct accel_queue *queue, enum accel_cmd_type type,
 		return r;
 	if (!host)
 		return -EINVAL;
-	r = check_buffer_range(queue, buf, offset, size);
+	r = check_buffer_range(queue, buf, offset, size, &buf);
 	if (r < 0)
 		return r;
 	if (type == ACCEL_CMD_WRITE && accel_buffer_root(buf)->readonly_mapping)
@@ -175,14 +178,17 @@ ACCEL_EXPORT int accel_queue_copy(struct accel_queue *queue,
 	r = accel_queue_check_wait(queue, n_wait, wait);
 	if (r < 0)
 		return r;
-	r = check_buffer_range(queue, src, src_offset, size);
+	r = check_buffer_range(queue, src, src_offset, size, &src);
 	if (r == 0)
-		r = check_buffer_range(queue, dst, dst_offset, size);
+		r = check_buffer_range(queue, dst, dst_offset, size, &dst);
 	if (r < 0)
 		return r;
 	if (accel_buffer_root(dst)->readonly_mapping)
 		return -EACCES;
-	/* Overlap within one root buffer (sub-buffers alias their parent). */
+	/*
+	 * Overlap within one root buffer (sub-buffers alias their parent;
+	 * the views of one buffer on this device share one root).
+	 */
 	if (accel_buffer_root(src) == accel_buffer_root(dst)) {
 		s = src->offset + src_offset;
 		d = dst->offset + dst_offset;
@@ -217,7 +223,7 @@ ACCEL_EXPORT int accel_queue_fill(struct accel_queue *queue,
 	if (!pattern || pattern_size == 0 || pattern_size > 128 ||
 	    (pattern_size & (pattern_size - 1)))
 		return -EINVAL;
-	r = check_buffer_range(queue, buf, offset, size);
+	r = check_buffer_range(queue, buf, offset, size, &buf);
 	if (r < 0)
 		return r;
 	if (offset % pattern_size || size % pattern_size)

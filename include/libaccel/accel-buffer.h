@@ -7,6 +7,15 @@
  * host maps are zero-copy and the buffer can later become a dma-buf without
  * a copy.
  *
+ * A buffer is made on one device, its home (accel_buffer_get_device()),
+ * and is usable by every device of that context: the queues and kernels
+ * of another device reach the same memory, shared through its dma-buf
+ * (exported on first use) or, for a device that takes host pointers
+ * (the CPU), through its host mapping. Where neither works (e.g. user
+ * memory for a device that can only import dma-bufs) those calls return
+ * -EXDEV. Ordering the work of different devices on one buffer is the
+ * caller's (fences), as for two queues of one device.
+ *
  * Thread-safety: buffers may be used from any thread. Concurrent maps of
  * the same buffer are allowed; keeping the contents coherent between
  * host writes and kernels is the caller's business (fences).

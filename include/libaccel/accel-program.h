@@ -400,11 +400,14 @@ int accel_kernel_get_hints(struct accel_kernel *kernel,
 			   const char **vec_type_hint);
 
 /**
- * Set a buffer argument. @p buf may be NULL (the kernel sees NULL). The
- * kernel holds a reference on the buffer until it is replaced or the kernel
- * is freed.
- * @return 0, -EINVAL (NULL @p kernel, buffer of another device), -ERANGE
- *         (index), -ENOTTY (argument is not a buffer)
+ * Set a buffer argument. @p buf may be NULL (the kernel sees NULL); it
+ * may be a buffer of any device of the kernel's context (accel-buffer.h).
+ * The kernel holds a reference on the buffer until it is replaced or the
+ * kernel is freed.
+ * @return 0, -EINVAL (NULL @p kernel, buffer of another context), -ERANGE
+ *         (index), -ENOTTY (argument is not a buffer), -EXDEV (a buffer
+ *         the kernel's device cannot reach), -ENODEV (that device was
+ *         unplugged), -ENOMEM
  */
 int accel_kernel_set_arg_buffer(struct accel_kernel *kernel, uint32_t index,
 				struct accel_buffer *buf);

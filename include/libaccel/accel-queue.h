@@ -188,7 +188,9 @@ int accel_kernel_check_launch(struct accel_kernel *kernel,
 /**
  * Write host memory into a buffer.
  * @return 0, the common errors, -EINVAL (NULL @p buf or @p src, size 0),
- *         -ERANGE (range outside the buffer), -EXDEV (buffer of another device)
+ *         -ERANGE (range outside the buffer), -EXDEV (buffer of another
+ *         context, or one this queue's device cannot reach: see
+ *         accel-buffer.h)
  */
 int accel_queue_write(struct accel_queue *queue, struct accel_buffer *buf,
 		      uint64_t offset, uint64_t size, const void *src,
