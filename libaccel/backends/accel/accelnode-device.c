@@ -8,42 +8,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 
 #include "backend.h"
 #include "accelnode-private.h"
 
-#define MIB (1024ull * 1024ull)
 
 /* Drivers this backend drives; a new one is a file and a line here. */
 static const struct accelnode_driver *const drivers[] = {
 	&accelnode_refaccel,
 };
 
-/*
- * The bound driver's name from sysfs, or for a bare platform device the
- * device's own name (refaccel.N style): DRM_IOCTL_VERSION confirms it.
- */
-static const struct accelnode_driver *
-match_driver(const struct accel_udev_info *info)
+/* The driver of this backend behind the node, or NULL (gem_node_claim). */
+static const void *match_driver(const struct accel_udev_info *info)
 {
-	const char *slash = strrchr(info->parent_syspath, '/');
-	const char *pname = slash ? slash + 1 : info->parent_syspath;
-	size_t i, len;
-
-	for (i = 0; i < ARRAY_SIZE(drivers); i++) {
-		const char *name = drivers[i]->name;
-
-		if (*info->driver) {
-			if (!strcmp(info->driver, name))
-				return drivers[i];
-			continue;
-		}
-		len = strlen(name);
-		if (!strncmp(pname, name, len) &&
-		    (!pname[len] || pname[len] == '.'))
+	for (size_t i = 0; i < ARRAY_SIZE(drivers); i++)
+		if (gem_node_driver_is(info, drivers[i]->name))
 			return drivers[i];
-	}
 	return NULL;
 }
 
@@ -52,50 +32,28 @@ static void set_props(struct accel_device *dev,
 		      const struct accelnode_driver *drv, uint32_t prime)
 {
 	uint64_t *p = dev->u64;
-	uint64_t caps = ACCEL_DEVICE_CAP_SYNC_FILE_IMPORT |
-			ACCEL_DEVICE_CAP_SYNC_FILE_EXPORT;
-	uint64_t ram = 0;
-	struct sysinfo si;
-
-	p[ACCEL_DEVICE_U64_TYPE] = ACCEL_DEVICE_TYPE_ACCELERATOR;
-	if (prime & DRM_PRIME_CAP_EXPORT)
-		caps |= ACCEL_DEVICE_CAP_DMABUF_EXPORT;
-	if (prime & DRM_PRIME_CAP_IMPORT)
-		caps |= ACCEL_DEVICE_CAP_DMABUF_IMPORT;
-	/* No programmable compute: operations are built-in kernels. */
-	if (drv->n_built_ins)
-		caps |= ACCEL_DEVICE_CAP_BUILT_IN_KERNELS;
-	p[ACCEL_DEVICE_U64_CAPS] = caps;
-	p[ACCEL_DEVICE_U64_VENDOR_ID] = info->vendor_id;
-	p[ACCEL_DEVICE_U64_DEVICE_ID] = info->device_id;
-	p[ACCEL_DEVICE_U64_COMPUTE_UNITS] = 1; /* one engine */
-	p[ACCEL_DEVICE_U64_CLOCK_MHZ] = 0;
 
 	/* A system-memory engine: OpenCL's quarter-of-RAM rule. */
-	if (sysinfo(&si) == 0)
-		ram = (uint64_t)si.totalram * si.mem_unit;
-	p[ACCEL_DEVICE_U64_GLOBAL_MEM_SIZE] = ram;
-	p[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE] =
-		ram ? MIN(MAX(ram / 4, 128 * MIB), ram) : 128 * MIB;
-	p[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE] = 0;
-	p[ACCEL_DEVICE_U64_MEM_BASE_ADDR_ALIGN] = 128;
-	p[ACCEL_DEVICE_U64_CACHE_LINE_SIZE] = 0;
+	gem_node_set_props(dev, info, prime, true);
+	p[ACCEL_DEVICE_U64_TYPE] = ACCEL_DEVICE_TYPE_ACCELERATOR;
+	p[ACCEL_DEVICE_U64_CAPS] |= ACCEL_DEVICE_CAP_SYNC_FILE_IMPORT |
+				    ACCEL_DEVICE_CAP_SYNC_FILE_EXPORT;
+	/* No programmable compute: operations are built-in kernels. */
+	if (drv->n_built_ins)
+		p[ACCEL_DEVICE_U64_CAPS] |= ACCEL_DEVICE_CAP_BUILT_IN_KERNELS;
+	p[ACCEL_DEVICE_U64_COMPUTE_UNITS] = 1; /* one engine */
 
 	/*
 	 * Built-in kernels are one job over the whole range: any group
 	 * shape will do, so the largest the API can describe.
 	 */
 	p[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE] = 1u << 30;
-	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_DIMS] = 3;
 	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X] = 1u << 30;
 	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Y] = 1;
 	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Z] = 1;
 	/* OpenCL's minimum for CL_DEVICE_MAX_PARAMETER_SIZE. */
 	p[ACCEL_DEVICE_U64_MAX_KERNEL_ARGS] = 8;
 	p[ACCEL_DEVICE_U64_MAX_ARG_BYTES] = 1024;
-	p[ACCEL_DEVICE_U64_TIMER_RESOLUTION_NS] = 1;
-	p[ACCEL_DEVICE_U64_NUMA_NODE] =
-		info->numa_node >= 0 ? (uint64_t)info->numa_node : UINT64_MAX;
 }
 
 /* The built-in kernels' names, ';'-separated, into @out. */
@@ -186,14 +144,9 @@ static int accelnode_probe(struct accel_context *ctx,
 	uint64_t prime = 0;
 	int fd, r;
 
-	if (strcmp(info->subsystem, "accel"))
+	drv = gem_node_claim(ctx, info, "accel", "accel", match_driver);
+	if (!drv)
 		return 0;
-	drv = match_driver(info);
-	if (!drv) {
-		log_dbg(ctx, "%s: driver '%s' is not one the accel backend knows\n",
-			info->sysname, info->driver);
-		return 0;
-	}
 	r = gem_node_open(ctx, info, drv->name, &fd);
 	if (r <= 0)
 		return r;

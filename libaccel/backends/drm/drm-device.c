@@ -7,12 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 
 #include "backend.h"
 #include "drm-private.h"
-
-#define MIB (1024ull * 1024ull)
 
 /*
  * The largest dumb buffer: the kernel computes its size in 32 bits and
@@ -65,44 +62,11 @@ static const char *pci_vendor_name(uint32_t id)
 	return NULL;
 }
 
-/* @name is @driver, or @driver.N (a numbered platform device). */
-static bool platform_name_matches(const char *name, const char *driver)
+static const void *match_driver(const struct accel_udev_info *info)
 {
-	size_t len = strlen(driver);
-
-	if (strncmp(name, driver, len))
-		return false;
-	name += len;
-	if (!*name)
-		return true;
-	return name[0] == '.' && name[1] &&
-	       strspn(name + 1, "0123456789") == strlen(name + 1);
-}
-
-static const struct drm_driver_desc *
-match_driver(const struct accel_udev_info *info)
-{
-	const char *platform = NULL;
-	size_t i;
-
-	/*
-	 * Some virtual drivers (vgem) register a bare platform device named
-	 * after themselves and bind no driver to it: the name is then all
-	 * sysfs says. DRM_IOCTL_VERSION confirms it after opening.
-	 */
-	if (!*info->driver && !strcmp(info->bus, "platform")) {
-		const char *slash = strrchr(info->parent_syspath, '/');
-
-		platform = slash ? slash + 1 : info->parent_syspath;
-	}
-	for (i = 0; i < ARRAY_SIZE(known_drivers); i++) {
-		const char *name = known_drivers[i].name;
-
-		if (*info->driver ? !strcmp(info->driver, name) :
-				    platform && platform_name_matches(platform,
-								      name))
+	for (size_t i = 0; i < ARRAY_SIZE(known_drivers); i++)
+		if (gem_node_driver_is(info, known_drivers[i].name))
 			return &known_drivers[i];
-	}
 	return NULL;
 }
 
@@ -147,23 +111,6 @@ static void set_props(struct accel_device *dev,
 		      const struct drm_driver_desc *desc, uint32_t prime_caps)
 {
 	uint64_t *p = dev->u64;
-	uint64_t caps = 0, ram = 0, max_alloc = DUMB_MAX_SIZE;
-	struct sysinfo si;
-
-	p[ACCEL_DEVICE_U64_TYPE] = ACCEL_DEVICE_TYPE_GPU;
-	/*
-	 * Buffers are host-mappable, but nothing here is "unified": the
-	 * device runs no kernels, so none of the kernel capabilities either.
-	 */
-	if (prime_caps & DRM_PRIME_CAP_EXPORT)
-		caps |= ACCEL_DEVICE_CAP_DMABUF_EXPORT;
-	if (prime_caps & DRM_PRIME_CAP_IMPORT)
-		caps |= ACCEL_DEVICE_CAP_DMABUF_IMPORT;
-	p[ACCEL_DEVICE_U64_CAPS] = caps;
-	p[ACCEL_DEVICE_U64_VENDOR_ID] = info->vendor_id;
-	p[ACCEL_DEVICE_U64_DEVICE_ID] = info->device_id;
-	p[ACCEL_DEVICE_U64_COMPUTE_UNITS] = 0;
-	p[ACCEL_DEVICE_U64_CLOCK_MHZ] = 0;
 
 	/*
 	 * Memory: a system-memory driver shares the RAM (and OpenCL's
@@ -171,32 +118,27 @@ static void set_props(struct accel_device *dev,
 	 * nothing generic, so the size is unknown (0). Either way a dumb
 	 * buffer cannot pass DUMB_MAX_SIZE.
 	 */
-	if ((desc->flags & DRIVER_SYSTEM_MEMORY) && sysinfo(&si) == 0)
-		ram = (uint64_t)si.totalram * si.mem_unit;
-	if (ram)
-		max_alloc = MIN(MIN(MAX(ram / 4, 128 * MIB), ram),
-				DUMB_MAX_SIZE);
-	p[ACCEL_DEVICE_U64_GLOBAL_MEM_SIZE] = ram;
-	p[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE] = max_alloc;
-	p[ACCEL_DEVICE_U64_LOCAL_MEM_SIZE] = 0;
-	/* Mappings are linear; 128 keeps any vector type aligned. */
-	p[ACCEL_DEVICE_U64_MEM_BASE_ADDR_ALIGN] = 128;
-	p[ACCEL_DEVICE_U64_CACHE_LINE_SIZE] = 0;
+	gem_node_set_props(dev, info, prime_caps,
+			   desc->flags & DRIVER_SYSTEM_MEMORY);
+	p[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE] =
+		p[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE] ?
+			MIN(p[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE], DUMB_MAX_SIZE) :
+			DUMB_MAX_SIZE;
+	/*
+	 * Buffers are host-mappable, but nothing here is "unified": the
+	 * device runs no kernels, so none of the kernel capabilities either.
+	 */
+	p[ACCEL_DEVICE_U64_TYPE] = ACCEL_DEVICE_TYPE_GPU;
+	p[ACCEL_DEVICE_U64_COMPUTE_UNITS] = 0;
 
 	/* No kernels run here: the smallest shape, no arguments. */
 	p[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE] = 1;
-	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_DIMS] = 3;
 	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X] = 1;
 	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Y] = 1;
 	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Z] = 1;
 	p[ACCEL_DEVICE_U64_MAX_KERNEL_ARGS] = 0;
 	p[ACCEL_DEVICE_U64_MAX_ARG_BYTES] = 0;
 	/* Vector widths stay 0: no type is usable in a kernel here. */
-
-	/* Fence times come from CLOCK_MONOTONIC on the worker. */
-	p[ACCEL_DEVICE_U64_TIMER_RESOLUTION_NS] = 1;
-	p[ACCEL_DEVICE_U64_NUMA_NODE] =
-		info->numa_node >= 0 ? (uint64_t)info->numa_node : UINT64_MAX;
 }
 
 static int set_strings(struct accel_device *dev,
@@ -287,14 +229,9 @@ static int drm_probe(struct accel_context *ctx,
 	int fd, r;
 
 	/* Accel nodes are another backend's. */
-	if (strcmp(info->subsystem, "drm"))
+	desc = gem_node_claim(ctx, info, "drm", "drm", match_driver);
+	if (!desc)
 		return 0;
-	desc = match_driver(info);
-	if (!desc) {
-		log_dbg(ctx, "%s: driver '%s' is not one the drm backend knows\n",
-			info->sysname, info->driver);
-		return 0;
-	}
 	if (strncmp(info->sysname, "card", 4)) {
 		log_info(ctx, "%s (%s): no primary node, which dumb buffers need; not used\n",
 			 info->sysname, desc->name);

@@ -121,6 +121,35 @@ struct gem_node_version {
 int gem_node_version(int fd, struct gem_node_version *ret);
 int gem_node_get_cap(int fd, uint64_t cap, uint64_t *ret);
 /*
+ * Is @driver behind the node of @info: bound to the node's device, or,
+ * with no driver bound, named by a bare platform device (@driver or
+ * @driver.N: vgem registers one and binds nothing; gem_node_identify()
+ * confirms it once the node is open)?
+ */
+bool gem_node_driver_is(const struct accel_udev_info *info,
+			const char *driver);
+/*
+ * The properties every GEM node's device has alike: PRIME as dma-buf
+ * caps (@prime_caps, DRM_PRIME_CAP_*; other caps bits are the backend's
+ * to add), ids and NUMA node from @info, no local memory, 128-byte
+ * alignment, 3 dimensions, 1 ns timer; with @system_memory the RAM as
+ * global memory and OpenCL's quarter-of-it rule (at least 128 MiB) for
+ * one allocation, otherwise both unknown (0). The backend sets the rest.
+ */
+void gem_node_set_props(struct accel_device *dev,
+			const struct accel_udev_info *info,
+			uint32_t prime_caps, bool system_memory);
+/*
+ * A probe's first step: a node of @subsystem with a driver the backend
+ * @backend knows (@match, its table lookup by gem_node_driver_is())?
+ * Returns what @match returned, or NULL: not this backend's node (logged
+ * at debug level when only the driver is unknown).
+ */
+const void *gem_node_claim(struct accel_context *ctx,
+			   const struct accel_udev_info *info,
+			   const char *subsystem, const char *backend,
+			   const void *(*match)(const struct accel_udev_info *));
+/*
  * Open a discovered node (for @driver) through the context: 1 with the
  * fd, 0 if it cannot be used (logged at info level), or -ENOMEM.
  */
