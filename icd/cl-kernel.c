@@ -229,6 +229,8 @@ static cl_int set_arg_error(int e, enum accel_kernel_arg_kind kind)
 	case -EINVAL:
 		return kind == ACCEL_KERNEL_ARG_BUFFER ? CL_INVALID_MEM_OBJECT :
 							 CL_INVALID_ARG_VALUE;
+	case -EXDEV: /* a device of the program cannot reach the buffer */
+		return CL_INVALID_MEM_OBJECT;
 	default:
 		return icd_error(e);
 	}

@@ -36,13 +36,17 @@ static bool host_may_write(cl_mem m)
 	return !(m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
 }
 
-/* Errors of a submission that are specific to buffer commands. */
+/*
+ * Errors of a submission that are specific to buffer commands. The
+ * contexts were checked: -EXDEV says the queue's device cannot reach the
+ * buffer's memory (no dma-buf it imports, no host pointer it takes).
+ */
 static cl_int submit_error(int e)
 {
 	if (e == -ERANGE)
 		return CL_INVALID_VALUE;
 	if (e == -EXDEV)
-		return CL_INVALID_CONTEXT;
+		return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 	if (e == -EACCES)
 		return CL_INVALID_OPERATION;
 	return icd_error(e);

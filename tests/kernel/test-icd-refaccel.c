@@ -4,8 +4,10 @@
  * (OCL_ICD_VENDORS): one platform with two devices, the CPU reference
  * device and refaccel as CL_DEVICE_TYPE_ACCELERATOR; its engine runs the
  * built-in kernels copy_u8 and fill_u32 and buffer copies and fills; a
- * source program cannot be built for it. Exits 77 where refaccel is not
- * loaded (outside the VM tier).
+ * source program cannot be built for it. A context with both devices
+ * shares its buffers: an OpenCL C kernel on the CPU and refaccel's
+ * built-ins work on one cl_mem, whichever device the context lists first.
+ * Exits 77 where refaccel is not loaded (outside the VM tier).
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <setjmp.h>
@@ -24,7 +26,7 @@
 #define CL_OK(call) assert_int_equal((call), CL_SUCCESS)
 
 static cl_platform_id platform;
-static cl_device_id acc;
+static cl_device_id acc, cpu;
 
 /* The accelerator of the only platform, or 0 if there is none. */
 static cl_uint find_devices(void)
@@ -35,6 +37,9 @@ static cl_uint find_devices(void)
 		return 0;
 	if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ACCELERATOR, 1, &acc,
 			   &n) != CL_SUCCESS)
+		return 0;
+	if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &cpu, NULL) !=
+	    CL_SUCCESS)
 		return 0;
 	return n;
 }
@@ -143,11 +148,173 @@ static void test_built_ins(void **state)
 	clReleaseContext(ctx);
 }
 
+/*
+ * One cl_mem on both devices of a context made with @devs (the first is
+ * the buffer's home): the CPU writes it with an OpenCL C kernel, refaccel
+ * fills part of it and of a sub-buffer and copies it, each device reads
+ * what the other wrote. Events order the two queues.
+ */
+static void shared_buffer(const cl_device_id devs[2])
+{
+	static const char *text =
+		"kernel void iota(global uint *p)\n"
+		"{ size_t i = get_global_id(0); p[i] = (uint)i * 3u; }\n";
+	static cl_uint out[N];
+	cl_int err;
+	cl_context ctx = clCreateContext(NULL, 2, devs, NULL, NULL, &err);
+	cl_command_queue qc, qa;
+	cl_program src, bi;
+	cl_kernel iota, fill, copy;
+	cl_mem a, b, sub;
+	cl_event e[4];
+	cl_buffer_region region = { .origin = 1024, .size = 256 };
+	cl_uint v = 0xa5a5f00d, w = 0x12345678;
+	size_t off = 100, size = 200, words = N, bytes = N * 4, i;
+
+	CL_OK(err);
+	qc = clCreateCommandQueueWithProperties(ctx, cpu, NULL, &err);
+	CL_OK(err);
+	qa = clCreateCommandQueueWithProperties(ctx, acc, NULL, &err);
+	CL_OK(err);
+	a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+	CL_OK(err);
+	b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+	CL_OK(err);
+	sub = clCreateSubBuffer(a, 0, CL_BUFFER_CREATE_TYPE_REGION, &region,
+				&err);
+	CL_OK(err);
+
+	src = clCreateProgramWithSource(ctx, 1, &text, NULL, &err);
+	CL_OK(err);
+	CL_OK(clBuildProgram(src, 1, &cpu, NULL, NULL, NULL));
+	iota = clCreateKernel(src, "iota", &err);
+	CL_OK(err);
+	bi = clCreateProgramWithBuiltInKernels(ctx, 1, &acc,
+					       "fill_u32;copy_u8", &err);
+	CL_OK(err);
+	fill = clCreateKernel(bi, "fill_u32", &err);
+	CL_OK(err);
+	copy = clCreateKernel(bi, "copy_u8", &err);
+	CL_OK(err);
+
+	/* CPU: a[i] = 3i; refaccel: a[off, off + size) = v, then b = a */
+	CL_OK(clSetKernelArg(iota, 0, sizeof(a), &a));
+	CL_OK(clEnqueueNDRangeKernel(qc, iota, 1, NULL, &words, NULL, 0, NULL,
+				     &e[0]));
+	CL_OK(clSetKernelArg(fill, 0, sizeof(a), &a));
+	CL_OK(clSetKernelArg(fill, 1, sizeof(v), &v));
+	CL_OK(clEnqueueNDRangeKernel(qa, fill, 1, &off, &size, NULL, 1, &e[0],
+				     &e[1]));
+	CL_OK(clSetKernelArg(copy, 0, sizeof(b), &b));
+	CL_OK(clSetKernelArg(copy, 1, sizeof(a), &a));
+	CL_OK(clEnqueueNDRangeKernel(qa, copy, 1, NULL, &bytes, NULL, 1, &e[1],
+				     &e[2]));
+	CL_OK(clEnqueueReadBuffer(qc, b, CL_TRUE, 0, bytes, out, 1, &e[2],
+				  NULL));
+	for (i = 0; i < N; i++) {
+		cl_uint want = i >= off && i < off + size ? v : (cl_uint)i * 3;
+
+		if (out[i] != want)
+			fail_msg("b[%zu]: %08x, want %08x", i, out[i], want);
+	}
+
+	/* refaccel fills the sub-buffer; the CPU copies a to b and reads */
+	words = region.size / 4;
+	CL_OK(clSetKernelArg(fill, 0, sizeof(sub), &sub));
+	CL_OK(clSetKernelArg(fill, 1, sizeof(w), &w));
+	CL_OK(clEnqueueNDRangeKernel(qa, fill, 1, NULL, &words, NULL, 0, NULL,
+				     &e[3]));
+	CL_OK(clEnqueueCopyBuffer(qc, a, b, 0, 0, bytes, 1, &e[3], NULL));
+	CL_OK(clEnqueueReadBuffer(qc, b, CL_TRUE, 0, bytes, out, 0, NULL,
+				  NULL));
+	for (i = 0; i < N; i++) {
+		cl_uint want = i >= off && i < off + size ? v : (cl_uint)i * 3;
+
+		if (i >= region.origin / 4 &&
+		    i < (region.origin + region.size) / 4)
+			want = w;
+		if (out[i] != want)
+			fail_msg("a[%zu]: %08x, want %08x", i, out[i], want);
+	}
+	/* and refaccel's queue reads what the CPU's wrote */
+	expect(qa, b, region.origin / 4, region.size / 4, w);
+	CL_OK(clFinish(qa));
+	CL_OK(clFinish(qc));
+
+	for (i = 0; i < 4; i++)
+		clReleaseEvent(e[i]);
+	clReleaseKernel(iota);
+	clReleaseKernel(fill);
+	clReleaseKernel(copy);
+	clReleaseProgram(src);
+	clReleaseProgram(bi);
+	clReleaseMemObject(sub);
+	clReleaseMemObject(a);
+	clReleaseMemObject(b);
+	clReleaseCommandQueue(qc);
+	clReleaseCommandQueue(qa);
+	clReleaseContext(ctx);
+}
+
+static void test_shared_cpu_home(void **state)
+{
+	const cl_device_id devs[2] = { cpu, acc };
+
+	(void)state;
+	shared_buffer(devs);
+}
+
+static void test_shared_acc_home(void **state)
+{
+	const cl_device_id devs[2] = { acc, cpu };
+
+	(void)state;
+	shared_buffer(devs);
+}
+
+/* Host memory of the CPU's: refaccel cannot reach it. */
+static void test_unshared_host_ptr(void **state)
+{
+	static cl_uint host[1024];
+	const cl_device_id devs[2] = { cpu, acc };
+	cl_int err;
+	cl_context ctx = clCreateContext(NULL, 2, devs, NULL, NULL, &err);
+	cl_command_queue qa;
+	cl_program bi;
+	cl_kernel fill;
+	cl_mem m;
+	cl_uint v = 1;
+
+	(void)state;
+	CL_OK(err);
+	qa = clCreateCommandQueueWithProperties(ctx, acc, NULL, &err);
+	CL_OK(err);
+	m = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, sizeof(host), host, &err);
+	CL_OK(err);
+	bi = clCreateProgramWithBuiltInKernels(ctx, 1, &acc, "fill_u32", &err);
+	CL_OK(err);
+	fill = clCreateKernel(bi, "fill_u32", &err);
+	CL_OK(err);
+	assert_int_equal(clEnqueueWriteBuffer(qa, m, CL_TRUE, 0, 4, &v, 0,
+					      NULL, NULL),
+			 CL_MEM_OBJECT_ALLOCATION_FAILURE);
+	assert_int_equal(clSetKernelArg(fill, 0, sizeof(m), &m),
+			 CL_INVALID_MEM_OBJECT);
+	clReleaseKernel(fill);
+	clReleaseProgram(bi);
+	clReleaseMemObject(m);
+	clReleaseCommandQueue(qa);
+	clReleaseContext(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_built_ins),
+		cmocka_unit_test(test_shared_cpu_home),
+		cmocka_unit_test(test_shared_acc_home),
+		cmocka_unit_test(test_unshared_host_ptr),
 	};
 
 	if (!find_devices()) {
