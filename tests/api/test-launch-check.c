@@ -12,8 +12,9 @@
 
 #include "test-common.h"
 
+/* Kernels with buffers of their own (work-items write them at once). */
 struct kernels {
-	struct accel_buffer *buf;
+	struct accel_buffer *buf[6];
 	struct accel_kernel *gid;    /* write_gid: two buffers */
 	struct accel_kernel *reqd;   /* wg_geometry_reqd: reqd (4, 2, 1) */
 	struct accel_kernel *lsum;   /* local_sum: a local argument */
@@ -21,19 +22,22 @@ struct kernels {
 
 static void kernels_new(struct test_env *env, struct kernels *k)
 {
-	k->buf = test_buffer_new(env, 1 << 20);
+	for (uint32_t i = 0; i < 6; i++)
+		k->buf[i] = test_buffer_new(env, 1 << 20);
 	k->gid = test_kernel_new(env, "write_gid");
 	k->reqd = test_kernel_new(env, "wg_geometry_reqd");
 	k->lsum = test_kernel_new(env, "local_sum");
-	assert_int_equal(accel_kernel_set_arg_buffer(k->gid, 0, k->buf), 0);
-	assert_int_equal(accel_kernel_set_arg_buffer(k->gid, 1, k->buf), 0);
-	assert_int_equal(accel_kernel_set_arg_buffer(k->reqd, 0, k->buf), 0);
-	for (uint32_t i = 0; i < 4; i++)
-		if (i != 2)
-			assert_int_equal(accel_kernel_set_arg_buffer(k->lsum, i,
-								     k->buf),
-					 0);
+	assert_int_equal(accel_kernel_set_arg_buffer(k->gid, 0, k->buf[0]), 0);
+	assert_int_equal(accel_kernel_set_arg_buffer(k->gid, 1, k->buf[1]), 0);
+	assert_int_equal(accel_kernel_set_arg_buffer(k->reqd, 0, k->buf[2]),
+			 0);
+	assert_int_equal(accel_kernel_set_arg_buffer(k->lsum, 0, k->buf[3]),
+			 0);
+	assert_int_equal(accel_kernel_set_arg_buffer(k->lsum, 1, k->buf[4]),
+			 0);
 	assert_int_equal(accel_kernel_set_arg_local(k->lsum, 2, 64), 0);
+	assert_int_equal(accel_kernel_set_arg_buffer(k->lsum, 3, k->buf[5]),
+			 0);
 }
 
 static void kernels_free(struct test_env *env, struct kernels *k)
@@ -42,7 +46,8 @@ static void kernels_free(struct test_env *env, struct kernels *k)
 	accel_kernel_unref(k->gid);
 	accel_kernel_unref(k->reqd);
 	accel_kernel_unref(k->lsum);
-	accel_buffer_unref(k->buf);
+	for (uint32_t i = 0; i < 6; i++)
+		accel_buffer_unref(k->buf[i]);
 }
 
 /*
