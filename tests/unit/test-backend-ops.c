@@ -25,7 +25,7 @@
 
 #include "test-common.h"
 
-#include "backend.h"
+#include "internal/test-toy-device.h"
 
 enum toy_op { TOY_ADD1 = 1, TOY_FILL };
 
@@ -308,32 +308,6 @@ struct fixture {
 	struct accel_queue *q;
 };
 
-/* What a backend's probe does, with the toy's properties. */
-static void add_toy_device(struct accel_context *ctx)
-{
-	struct accel_device *dev;
-	uint64_t *p;
-
-	assert_int_equal(accel_device_alloc(ctx, &toy_ops, &dev), 0);
-	p = dev->u64;
-	p[ACCEL_DEVICE_U64_TYPE] = ACCEL_DEVICE_TYPE_ACCELERATOR;
-	p[ACCEL_DEVICE_U64_CAPS] = ACCEL_DEVICE_CAP_COMPILER |
-				   ACCEL_DEVICE_CAP_BUILT_IN_KERNELS;
-	p[ACCEL_DEVICE_U64_COMPUTE_UNITS] = 1;
-	p[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE] = 1 << 20;
-	p[ACCEL_DEVICE_U64_GLOBAL_MEM_SIZE] = 1 << 20;
-	p[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE] = 64;
-	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_DIMS] = 3;
-	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X] = 64;
-	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Y] = 64;
-	p[ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_Z] = 64;
-	p[ACCEL_DEVICE_U64_MAX_KERNEL_ARGS] = 8;
-	p[ACCEL_DEVICE_U64_MAX_ARG_BYTES] = 256;
-	assert_int_equal(accel_device_set_string(dev,
-		ACCEL_DEVICE_STRING_BACKEND, toy_ops.name), 0);
-	assert_int_equal(accel_context_add_device(ctx, dev), 0);
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -349,7 +323,8 @@ static int setup(void **state)
 	/* enumerate first: the toy device comes after the real ones */
 	if (accel_context_get_devices(f->ctx, NULL, 0) < 0)
 		return -1;
-	add_toy_device(f->ctx);
+	/* what a backend's probe does, with the toy's properties */
+	test_add_toy_device(f->ctx, &toy_ops, ACCEL_DEVICE_CAP_COMPILER);
 	n = accel_context_get_devices(f->ctx, devs, TEST_ARRAY_SIZE(devs));
 	if (n < 1 || n > (int)TEST_ARRAY_SIZE(devs))
 		return -1;
