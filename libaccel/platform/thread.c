@@ -3,23 +3,35 @@
  * Library threads: started with signals blocked and a name, stopped by
  * join, or by detach when the thread stops itself (see thread.h).
  */
+#include <errno.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
 
 #include "platform/thread.h"
 
+/* On the creator's stack until the new thread posts @named. */
+struct thread_start {
+	void *(*fn)(void *);
+	void *arg;
+	char name[16];
+	sem_t named;
+};
+
 static void *thread_main(void *data)
 {
-	struct accel_thread *t = data;
-	void *(*fn)(void *) = t->fn;
-	void *arg = t->arg;
+	struct thread_start *s = data;
+	void *(*fn)(void *) = s->fn;
+	void *arg = s->arg;
 
 	/*
 	 * Named here, before fn: from the creating thread it would race
-	 * with fn (which may even free @t). Cosmetic (ps, gdb): a failure
-	 * changes nothing.
+	 * with fn (which may even detach and end the thread). A failure
+	 * only loses the name.
 	 */
-	pthread_setname_np(pthread_self(), t->name);
+	pthread_setname_np(pthread_self(), s->name);
+	/* @s is gone once the creator wakes. */
+	sem_post(&s->named);
 	return fn(arg);
 }
 
@@ -27,19 +39,24 @@ int accel_thread_start(struct accel_thread *t, const char *name,
 		       const pthread_attr_t *attr, void *(*fn)(void *),
 		       void *arg)
 {
+	struct thread_start s = { .fn = fn, .arg = arg };
 	sigset_t all, old;
 	int r;
 
+	if (sem_init(&s.named, 0, 0))
+		return -errno;
+	snprintf(s.name, sizeof(s.name), "%s", name);
 	t->self_exit = false;
-	t->fn = fn;
-	t->arg = arg;
-	snprintf(t->name, sizeof(t->name), "%s", name);
 	/* The new thread inherits the mask in force at pthread_create. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r = pthread_create(&t->tid, attr, thread_main, t);
+	r = pthread_create(&t->tid, attr, thread_main, &s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	/* Not a word more about @t: the thread may have freed it already. */
+	if (!r)
+		while (sem_wait(&s.named) && errno == EINTR)
+			;
+	sem_destroy(&s.named);
 	return -r;
 }
 

@@ -18,16 +18,14 @@ struct accel_thread {
 	 * only that thread writes and reads it after the start.
 	 */
 	bool self_exit;
-	/* What the new thread reads first (it names itself). */
-	void *(*fn)(void *);
-	void *arg;
-	char name[16];
 };
 
 /*
  * Start fn(arg) on @t with every signal blocked (signals are the
- * application's) and named @name (cut to 15 characters) before fn runs.
- * @attr may be NULL. Returns 0 or a negative errno; @t is then unused.
+ * application's) and named @name (cut to 15 characters). The name is in
+ * place when this returns (ps, gdb and tests counting threads by name see
+ * it at once) and before fn runs. @attr may be NULL. Returns 0 or a
+ * negative errno; @t is then unused.
  */
 int accel_thread_start(struct accel_thread *t, const char *name,
 		       const pthread_attr_t *attr, void *(*fn)(void *),
