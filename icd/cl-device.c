@@ -93,6 +93,9 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 	if (d->compiler && (d->u64[ACCEL_DEVICE_U64_CAPS] &
 			    ACCEL_DEVICE_CAP_FP64))
 		icd_strcat(&d->extensions, " cl_khr_fp64");
+	if (d->compiler && (d->u64[ACCEL_DEVICE_U64_CAPS] &
+			    ACCEL_DEVICE_CAP_FP16))
+		icd_strcat(&d->extensions, " cl_khr_fp16");
 	/* Semaphores and dma-buf import, where the device can (cl-sharing.c). */
 	icd_sharing_extensions(d, &d->extensions);
 	/* "libaccel 0.1.0 (cpu 0.1.0)": the runtime, then the driver. */
@@ -190,7 +193,7 @@ static const char *const atomic_features[] = {
 static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 				     void *value, size_t *size_ret)
 {
-	cl_name_version nv[4 + ICD_ARRAY_SIZE(atomic_features)];
+	cl_name_version nv[5 + ICD_ARRAY_SIZE(atomic_features)];
 	size_t i, n = 0;
 
 	memset(nv, 0, sizeof(nv));
@@ -200,6 +203,10 @@ static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 		nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
 		if (d->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_FP64) {
 			strcpy(nv[n].name, "__opencl_c_fp64");
+			nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
+		}
+		if (d->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_FP16) {
+			strcpy(nv[n].name, "__opencl_c_fp16");
 			nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
 		}
 		for (i = 0; i < ICD_ARRAY_SIZE(atomic_features); i++) {
@@ -225,11 +232,12 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 				   size_t size, void *value, size_t *size_ret)
 {
 	const uint64_t *u = d ? d->u64 : NULL;
-	bool fp64;
+	bool fp64, fp16;
 
 	if (!icd_object_valid(d, ICD_MAGIC_DEVICE))
 		return CL_INVALID_DEVICE;
 	fp64 = d->compiler && (u[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_FP64);
+	fp16 = d->compiler && (u[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_FP16);
 
 #define UINT(v) icd_info_uint(size, value, size_ret, (cl_uint)(v))
 #define ULONG(v) icd_info_ulong(size, value, size_ret, (cl_ulong)(v))
@@ -269,7 +277,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
 		return UINT(fp64 ? U64(PREFERRED_VECTOR_WIDTH_DOUBLE) : 0);
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-		return UINT(0); /* no cl_khr_fp16 */
+		return UINT(fp16 ? U64(PREFERRED_VECTOR_WIDTH_HALF) : 0);
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
 		return UINT(U64(NATIVE_VECTOR_WIDTH_CHAR));
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
@@ -283,7 +291,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
 		return UINT(fp64 ? U64(NATIVE_VECTOR_WIDTH_DOUBLE) : 0);
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-		return UINT(0);
+		return UINT(fp16 ? U64(NATIVE_VECTOR_WIDTH_HALF) : 0);
 	case CL_DEVICE_MAX_CLOCK_FREQUENCY:
 		return UINT(U64(CLOCK_MHZ));
 	case CL_DEVICE_ADDRESS_BITS:
@@ -474,8 +482,15 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
 	case CL_DEVICE_SVM_CAPABILITIES:
 	case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
-	case CL_DEVICE_HALF_FP_CONFIG:
 		return ULONG(0);
+	case CL_DEVICE_HALF_FP_CONFIG:
+		/*
+		 * Arithmetic in float rounded once to half (or native
+		 * AVX512-FP16): round to nearest, subnormals, a fused fma.
+		 */
+		return ULONG(fp16 ? CL_FP_FMA | CL_FP_ROUND_TO_NEAREST |
+					    CL_FP_INF_NAN | CL_FP_DENORM :
+				    0);
 	case CL_DEVICE_SEMAPHORE_TYPES_KHR:
 	case CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR:
 	case CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR:

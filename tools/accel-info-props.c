@@ -108,9 +108,10 @@ const char *const cap_names[] = {
 	[7] = "fp64",
 	[8] = "host_unified_memory",
 	[9] = "user_ptr",
+	[10] = "fp16",
 };
 
-_Static_assert(ACCEL_DEVICE_CAP_USER_PTR == 1u << 9,
+_Static_assert(ACCEL_DEVICE_CAP_FP16 == 1u << 10,
 	       "cap_names[] follows the ACCEL_DEVICE_CAP_* bits");
 
 const char *info_type_name(uint64_t type)

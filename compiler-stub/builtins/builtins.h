@@ -7,6 +7,7 @@
 #define ACCELC_BUILTINS_H
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 #define OVL __attribute__((overloadable))
 

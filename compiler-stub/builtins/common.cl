@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Common (6.15.4), geometric (6.15.5) and relational (6.15.6) functions;
- * select/bitselect. One generic body per type: OpenCL C's operators work
+ * select/bitselect; half's common and geometric functions are in
+ * half-common.cl. One generic body per type: OpenCL C's operators work
  * on scalars and vectors alike (vector comparisons give -1/0 masks). */
 #include "builtins.h"
 
@@ -134,13 +135,18 @@ CROSS(float) CROSS(double)
 	R OVL signbit(T x) { return (R)(__builtin_astype(x, B) < (B)0); }
 #define MIN_FLT FLT_MIN
 #define MIN_DBL DBL_MIN
-/* B: the same-sized integer type for signbit (scalar double gives int) */
+#define MIN_HLF HALF_MIN
+/* B: the same-sized integer type for signbit (scalar double and half
+ * give int) */
 REL(float, int, FLT, int) REL(float2, int2, FLT, int2)
 REL(float3, int3, FLT, int3) REL(float4, int4, FLT, int4)
 REL(float8, int8, FLT, int8) REL(float16, int16, FLT, int16)
 REL(double, int, DBL, long) REL(double2, long2, DBL, long2)
 REL(double3, long3, DBL, long3) REL(double4, long4, DBL, long4)
 REL(double8, long8, DBL, long8) REL(double16, long16, DBL, long16)
+REL(half, int, HLF, short) REL(half2, short2, HLF, short2)
+REL(half3, short3, HLF, short3) REL(half4, short4, HLF, short4)
+REL(half8, short8, HLF, short8) REL(half16, short16, HLF, short16)
 
 #define ANYALL(T)                                                              \
 	int OVL any(T x) { return x < 0; }                                     \
@@ -186,3 +192,4 @@ SEL_ALL(short, short, ushort) SEL_ALL(ushort, short, ushort)
 SEL_ALL(int, int, uint) SEL_ALL(uint, int, uint)
 SEL_ALL(long, long, ulong) SEL_ALL(ulong, long, ulong)
 SEL_ALL(float, int, uint) SEL_ALL(double, long, ulong)
+SEL_ALL(half, short, ushort)

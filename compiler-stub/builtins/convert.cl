@@ -16,6 +16,7 @@
 #define FLT_ulong 0
 #define FLT_float 1
 #define FLT_double 1
+#define FLT_half 1
 #define SGN_char 1
 #define SGN_uchar 0
 #define SGN_short 1
@@ -26,6 +27,7 @@
 #define SGN_ulong 0
 #define SGN_float 1
 #define SGN_double 1
+#define SGN_half 1
 #define MIN_char CHAR_MIN
 #define MAX_char CHAR_MAX
 #define MIN_uchar 0
@@ -46,6 +48,8 @@
 #define MAX_float FLT_MAX
 #define MIN_double (-DBL_MAX)
 #define MAX_double DBL_MAX
+#define MIN_half (-HALF_MAX)
+#define MAX_half HALF_MAX
 
 /* rounding mode codes */
 #define RC_ 0
@@ -106,7 +110,7 @@ static double round_mode(double v, int rc)
 		return (r > (double)x) - (r < (double)x);                      \
 	}
 CMP_DBL(char) CMP_DBL(uchar) CMP_DBL(short) CMP_DBL(ushort) CMP_DBL(int)
-CMP_DBL(uint) CMP_DBL(float) CMP_DBL(double)
+CMP_DBL(uint) CMP_DBL(float) CMP_DBL(double) CMP_DBL(half)
 static int rcmp_long(double r, long x)
 {
 	long ri;
@@ -189,7 +193,7 @@ static int rcmp_ulong(double r, ulong x)
 #define FROM(S)                                                                \
 	TO_INT(S, char) TO_INT(S, uchar) TO_INT(S, short) TO_INT(S, ushort)    \
 	TO_INT(S, int) TO_INT(S, uint) TO_INT(S, long) TO_INT(S, ulong)        \
-	TO_FLT(S, float) TO_FLT(S, double)
+	TO_FLT(S, float) TO_FLT(S, double) TO_FLT(S, half)
 
 FROM(char) FROM(uchar) FROM(short) FROM(ushort) FROM(int) FROM(uint)
-FROM(long) FROM(ulong) FROM(float) FROM(double)
+FROM(long) FROM(ulong) FROM(float) FROM(double) FROM(half)

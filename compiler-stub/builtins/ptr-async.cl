@@ -54,6 +54,6 @@ void OVL wait_group_events(int n, __private event_t *events)
 FOR_ALL(ASYNC, char) FOR_ALL(ASYNC, uchar) FOR_ALL(ASYNC, short)
 FOR_ALL(ASYNC, ushort) FOR_ALL(ASYNC, int) FOR_ALL(ASYNC, uint)
 FOR_ALL(ASYNC, long) FOR_ALL(ASYNC, ulong) FOR_ALL(ASYNC, float)
-FOR_ALL(ASYNC, double)
+FOR_ALL(ASYNC, double) FOR_ALL(ASYNC, half)
 
 #endif

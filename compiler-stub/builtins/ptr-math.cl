@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Math functions with a pointer result (fract, modf, frexp, sincos,
- * remquo, lgamma_r) for every address space: built twice, see
- * FOR_PTR_AS. */
+ * remquo, lgamma_r) for float, double and half in every address space:
+ * built twice, see FOR_PTR_AS. */
 #include "builtins.h"
 
 float lgammaf_r(float, int *);
@@ -119,11 +119,53 @@ double libm_lgamma_r(double, int *) __asm__("lgamma_r");
 	VEC1P(AS, T, N, frexp, int) VEC1P(AS, T, N, sincos, T)                 \
 	VEC2P(AS, T, N, remquo, int) VEC1P(AS, T, N, lgamma_r, int)
 #define ALL(AS, _)                                                             \
-	SCALARS(AS, float, f) SCALARS(AS, double, )                            \
+	SCALARS(AS, float, f) SCALARS(AS, double, ) SCALARS(AS, half, )        \
+	VECS_N(AS, half, 2) VECS_N(AS, half, 3) VECS_N(AS, half, 4)            \
+	VECS_N(AS, half, 8) VECS_N(AS, half, 16)                               \
 	VECS_N(AS, float, 2) VECS_N(AS, float, 3) VECS_N(AS, float, 4)         \
 	VECS_N(AS, float, 8) VECS_N(AS, float, 16)                             \
 	VECS_N(AS, double, 2) VECS_N(AS, double, 3) VECS_N(AS, double, 4)      \
 	VECS_N(AS, double, 8) VECS_N(AS, double, 16)
 
 IMPL(float, f) IMPL(double, )
+
+/* half: through float, whose results are exact in half but for fract's
+ * bound (fract(-0x1p-24) is 1 - 2^-24 in float, 1 in half) and the
+ * rounding of sin, cos and lgamma */
+static half OVL i_fract(half x, __private half *ip)
+{
+	float fl;
+	half r = (half)i_fract((float)x, &fl);
+
+	*ip = (half)fl;
+	return r == (half)1 ? (half)0x1.ffcp-1 : r;
+}
+static half OVL i_modf(half x, __private half *ip)
+{
+	float i;
+	half r = (half)i_modf((float)x, &i);
+
+	*ip = (half)i;
+	return r;
+}
+static half OVL i_frexp(half x, __private int *e)
+{
+	return (half)i_frexp((float)x, e);
+}
+static half OVL i_sincos(half x, __private half *c)
+{
+	float cf;
+	half s = (half)i_sincos((float)x, &cf);
+
+	*c = (half)cf;
+	return s;
+}
+static half OVL i_remquo(half x, half y, __private int *q)
+{
+	return (half)i_remquo((float)x, (float)y, q);
+}
+static half OVL i_lgamma_r(half x, __private int *s)
+{
+	return (half)i_lgamma_r((float)x, s);
+}
 FOR_PTR_AS(ALL, _)

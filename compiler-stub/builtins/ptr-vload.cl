@@ -7,6 +7,7 @@
 #define UTYPES(T) UNALIGNED(T, 2) UNALIGNED(T, 4) UNALIGNED(T, 8) UNALIGNED(T, 16)
 UTYPES(char) UTYPES(uchar) UTYPES(short) UTYPES(ushort) UTYPES(int)
 UTYPES(uint) UTYPES(long) UTYPES(ulong) UTYPES(float) UTYPES(double)
+UTYPES(half)
 
 #define VLOAD(AS, T, N)                                                        \
 	T##N OVL vload##N(size_t off, const AS T *p)                           \
@@ -42,7 +43,8 @@ UTYPES(uint) UTYPES(long) UTYPES(ulong) UTYPES(float) UTYPES(double)
 
 #define ALL_TYPES(AS, M)                                                       \
 	M(AS, char) M(AS, uchar) M(AS, short) M(AS, ushort) M(AS, int)         \
-	M(AS, uint) M(AS, long) M(AS, ulong) M(AS, float) M(AS, double)
+	M(AS, uint) M(AS, long) M(AS, ulong) M(AS, float) M(AS, double)        \
+	M(AS, half)
 
 FOR_PTR_AS(ALL_TYPES, BOTH)
 #ifndef __opencl_c_generic_address_space

@@ -18,6 +18,7 @@
  * (images, pipes, device enqueue), which the builtins do not provide. */
 #define ACCELC_CL_EXTENSIONS                                                   \
 	"-cl-ext=-all,+cl_khr_fp64,+__opencl_c_fp64,+__opencl_c_int64,"       \
+	"+cl_khr_fp16,+__opencl_c_fp16,"                                       \
 	"+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"          \
 	"+cl_khr_global_int32_base_atomics,"                                   \
 	"+cl_khr_global_int32_extended_atomics,"                               \

@@ -67,6 +67,21 @@ static unsigned simd_bytes(void)
 	return 16;
 }
 
+/* Does generated code do half arithmetic natively (AVX512-FP16)? */
+static bool host_fp16_arithmetic(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	const char *env = secure_getenv("ACCEL_CPU_TARGET");
+
+	__builtin_cpu_init();
+	return (!env || !*env || !strcmp(env, "host") ||
+		!strcmp(env, "native")) &&
+	       __builtin_cpu_supports("avx512fp16");
+#else
+	return false;
+#endif
+}
+
 struct cpuinfo {
 	char *model;
 	char *vendor;
@@ -254,6 +269,7 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 	p[ACCEL_DEVICE_U64_CAPS] = ACCEL_DEVICE_CAP_NATIVE_KERNELS |
 				   ACCEL_DEVICE_CAP_BUILT_IN_KERNELS |
 				   ACCEL_DEVICE_CAP_FP64 |
+				   ACCEL_DEVICE_CAP_FP16 |
 				   ACCEL_DEVICE_CAP_HOST_UNIFIED_MEMORY |
 				   ACCEL_DEVICE_CAP_USER_PTR |
 				   ACCEL_DEVICE_CAP_DMABUF_IMPORT |
@@ -315,14 +331,20 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 	p[ACCEL_DEVICE_U64_PREFERRED_VECTOR_WIDTH_LONG] = simd / 8;
 	p[ACCEL_DEVICE_U64_PREFERRED_VECTOR_WIDTH_FLOAT] = simd / 4;
 	p[ACCEL_DEVICE_U64_PREFERRED_VECTOR_WIDTH_DOUBLE] = simd / 8;
-	p[ACCEL_DEVICE_U64_PREFERRED_VECTOR_WIDTH_HALF] = 0;
+	p[ACCEL_DEVICE_U64_PREFERRED_VECTOR_WIDTH_HALF] = simd / 2;
 	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_CHAR] = simd / 1;
 	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_SHORT] = simd / 2;
 	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_INT] = simd / 4;
 	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_LONG] = simd / 8;
 	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_FLOAT] = simd / 4;
 	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_DOUBLE] = simd / 8;
-	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_HALF] = 0;
+	/*
+	 * half is computed in float lanes (F16C or software conversions)
+	 * unless the code may use AVX512-FP16: only host code, and only
+	 * where the host has it.
+	 */
+	p[ACCEL_DEVICE_U64_NATIVE_VECTOR_WIDTH_HALF] =
+		host_fp16_arithmetic() ? simd / 2 : simd / 4;
 
 	/* CLOCK_MONOTONIC counts nanoseconds. */
 	p[ACCEL_DEVICE_U64_TIMER_RESOLUTION_NS] = 1;
