@@ -117,6 +117,8 @@ static int rcmp_long(double r, long x)
 
 	if (r >= 0x1p63)
 		return 1;
+	if (r < -0x1p63) /* -inf: a half overflows where a float does not */
+		return -1;
 	ri = (long)r; /* integral: |r| >= 2^53 or exact */
 	return (ri > x) - (ri < x);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Conversions (OpenCL C 6.4.3): convert_<dst>[n][_sat][_<rounding>] for
- * every pair of the ten scalar types, widths 1 and 3 (16: the default,
+ * every pair of the eleven scalar types (half included, cl_khr_fp16), widths 1 and 3 (16: the default,
  * _rtn and their _sat forms), bit-exact
  * against a host reference: integer targets round with rint/trunc/ceil/
  * floor in long double and saturate by comparison; floating targets
@@ -22,7 +22,9 @@
 #define N_ITEMS (48 * 16)
 #define N_MODES 10
 
-enum ty { CHAR, UCHAR, SHORT, USHORT, INT, UINT, LONG, ULONG, FLOAT, DOUBLE };
+enum ty {
+	CHAR, UCHAR, SHORT, USHORT, INT, UINT, LONG, ULONG, FLOAT, DOUBLE, HALF
+};
 
 static const struct {
 	const char *name;
@@ -40,12 +42,14 @@ static const struct {
 	{ "ulong", 8, false, false, 0, 0x1p64L - 1 },
 	{ "float", 4, true, true, -FLT_MAX, FLT_MAX },
 	{ "double", 8, true, true, -DBL_MAX, DBL_MAX },
+	{ "half", 2, true, true, -65504.0L, 65504.0L },
 };
-#define N_TY 10
+#define N_TY 11
 
 /* mode m: 0 default, 1-4 _rte _rtz _rtp _rtn, 5 _sat, 6-9 _sat_<r> */
 static const char src_preamble[] =
 	"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+	"#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
 	"#define CASES(D, N, SAT, B) \\\n"
 	"	case B + 0: return convert_##D##N##SAT(x); \\\n"
 	"	case B + 1: return convert_##D##N##SAT##_rte(x); \\\n"
@@ -92,6 +96,7 @@ union val {
 	uint64_t ul;
 	float f;
 	double d;
+	_Float16 h;
 };
 
 static long double get(enum ty t, const void *p)
@@ -109,6 +114,7 @@ static long double get(enum ty t, const void *p)
 	case LONG: return v.l;
 	case ULONG: return v.ul;
 	case FLOAT: return v.f;
+	case HALF: return v.h;
 	default: return v.d;
 	}
 }
@@ -127,6 +133,7 @@ static void put(enum ty t, long double x, void *p)
 	case LONG: v.l = (int64_t)x; break;
 	case ULONG: v.ul = (uint64_t)x; break;
 	case FLOAT: v.f = (float)x; break;
+	case HALF: v.h = (_Float16)x; break;
 	default: v.d = (double)x; break;
 	}
 	memcpy(p, &v, ty[t].size);
@@ -167,12 +174,19 @@ static bool reference(enum ty d, enum ty s, int m, const void *src, void *out)
 		volatile long double vx = x;
 		volatile float f;
 		volatile double dd;
+		volatile _Float16 h;
 
-		/* exact in long double; one rounding under the mode */
+		/*
+		 * exact in long double; one rounding under the mode (to
+		 * half by libgcc's soft-fp, which reads the mode from MXCSR)
+		 */
 		fesetround(fe_modes[rnd]);
 		if (d == FLOAT) {
 			f = (float)vx;
 			memcpy(out, (const void *)&f, 4);
+		} else if (d == HALF) {
+			h = (_Float16)vx;
+			memcpy(out, (const void *)&h, 2);
 		} else {
 			dd = (double)vx;
 			memcpy(out, (const void *)&dd, 8);
@@ -214,6 +228,9 @@ static void fill(enum ty s, unsigned char *buf, uint64_t seed)
 		-2147483648.5L, 4294967295.5L, 0x1p63L, -0x1p63L, 0x1p64L,
 		0x1p24L + 1, 0x1p53L + 1, 16777217.5L, 0x1.fffffep127L,
 		1e30L, -1e30L, 3.5L, -3.5L, 1e-40L,
+		/* half: its extremes and midpoints */
+		65504, 65519.5L, 65520, -65520, 0x1p-24L, 0x1p-25L,
+		0x1.8p-25L, 2049, 2051, -4097, 0x1.0018p-14L,
 	};
 	uint64_t st = seed;
 
@@ -228,10 +245,16 @@ static void fill(enum ty s, unsigned char *buf, uint64_t seed)
 				v = specials[i];
 			else if (i % 4 == 0)
 				v = i % 8 ? INFINITY : NAN;
-			else if (i % 4 == 1) /* near integers */
+			else if (s == HALF && i % 4 == 1) /* near integers */
+				v = (long double)((int32_t)(r >> 32) >> 14) /
+				    (long double)(1 << (r % 8));
+			else if (i % 4 == 1)
 				v = (long double)(int64_t)r /
 				    (long double)(1 << (r % 8)) /
 				    (long double)(1ull << (r >> 58));
+			else if (s == HALF) /* subnormal to beyond the largest */
+				v = ldexpl(ct_rand_range(&st, -2, 2),
+					   (int)(r % 44) - 26);
 			else
 				v = ldexpl(ct_rand_range(&st, -2, 2),
 					   (int)(r % 140) - 70);
