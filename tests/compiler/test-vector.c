@@ -4,8 +4,9 @@
  * and the aligned (vloada/vstorea) forms, from float and double, against
  * a host reference that searches the sorted table of all half values;
  * half loads of every bit pattern; the __local, __private and __constant
- * overloads; shuffle/shuffle2 and vloadn/vstoren against host
- * permutations.
+ * overloads; shuffle/shuffle2 (of every element size, half included,
+ * whose bits must pass unchanged, NaNs too) and vloadn/vstoren against
+ * host permutations.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -308,7 +309,8 @@ static void test_shuffle(void **state)
 		unsigned size;
 	} types[] = { { "char", "uchar", 1 }, { "short", "ushort", 2 },
 		      { "uint", "uint", 4 }, { "float", "uint", 4 },
-		      { "long", "ulong", 8 }, { "double", "ulong", 8 } };
+		      { "long", "ulong", 8 }, { "double", "ulong", 8 },
+		      { "half", "ushort", 2 } };
 	static const unsigned ns[] = { 2, 4, 8, 16 };
 	struct ct_str src = { 0 };
 	struct accel_program *prog;
@@ -319,7 +321,8 @@ static void test_shuffle(void **state)
 	uint64_t s = 99;
 	unsigned bad = 0;
 
-	ct_printf(&src, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+	ct_printf(&src, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+			"#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n");
 	for (size_t t = 0; t < TEST_ARRAY_SIZE(types); t++)
 		for (int a = 0; a < 4; a++)
 			for (int b = 0; b < 4; b++)
