@@ -193,7 +193,7 @@ static const char *const atomic_features[] = {
 static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 				     void *value, size_t *size_ret)
 {
-	cl_name_version nv[5 + ICD_ARRAY_SIZE(atomic_features)];
+	cl_name_version nv[6 + ICD_ARRAY_SIZE(atomic_features)];
 	size_t i, n = 0;
 
 	memset(nv, 0, sizeof(nv));
@@ -218,6 +218,10 @@ static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 		nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
 		/* to_global() and friends: compiler-stub/lower/wg-generic.c */
 		strcpy(nv[n].name, "__opencl_c_generic_address_space");
+		nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
+		/* work_group_reduce_add() and friends: wg-collective.cl */
+		strcpy(nv[n].name,
+		       "__opencl_c_work_group_collective_functions");
 		nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
 	}
 	return icd_info(size, value, size_ret, nv, n * sizeof(nv[0]));
@@ -438,10 +442,12 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
 		/* the compiler's, as __opencl_c_generic_address_space */
 		return BOOL(d->compiler);
+	case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+		/* the compiler's builtins/wg-collective.cl */
+		return BOOL(d->compiler);
 
 	/* optional OpenCL 2.x/3.0 features, all absent */
 	case CL_DEVICE_IMAGE_SUPPORT:
-	case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
 	case CL_DEVICE_PIPE_SUPPORT:
 	case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
 		return BOOL(false);

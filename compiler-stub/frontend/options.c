@@ -28,9 +28,12 @@ static const char *const passthrough[] = {
  * OpenCL C 3.0 optional features the CPU device implements beyond what
  * frontend.c enables: all memory orders and scopes of the atomics (x86
  * locked instructions are sequentially consistent and coherent across the
- * whole machine). clang 16 takes the two orders as -cl-ext features but
- * has the scopes only as header macros, hence -D. Must match the device's
- * CL_DEVICE_OPENCL_C_FEATURES and CL_DEVICE_ATOMIC_*_CAPABILITIES.
+ * whole machine) and the work-group functions (builtins/wg-collective.cl).
+ * clang 16 takes the two orders as -cl-ext features but has the scopes
+ * and the work-group functions only as header macros, hence -D. Must
+ * match the device's CL_DEVICE_OPENCL_C_FEATURES,
+ * CL_DEVICE_ATOMIC_*_CAPABILITIES and
+ * CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT.
  */
 static const char *const cl30_features[] = {
 	"-Xclang",
@@ -38,6 +41,7 @@ static const char *const cl30_features[] = {
 	"+__opencl_c_atomic_order_seq_cst",
 	"-D__opencl_c_atomic_scope_device=1",
 	"-D__opencl_c_atomic_scope_all_devices=1",
+	"-D__opencl_c_work_group_collective_functions=1",
 };
 
 /* Split like a shell would for words and quotes, without expansion. */
