@@ -4,7 +4,9 @@
  * within the specification's ULP limits (OpenCL 3.0 7.4, full profile),
  * for every width (1, 2, 3, 4, 8, 16): one kernel per function selects
  * the width at run time and the same inputs go through each. Built as
- * compiler-math-float and, with CT_DOUBLE, compiler-math-double.
+ * compiler-math-float, with CT_DOUBLE compiler-math-double and with
+ * CT_HALF compiler-math-half (cl_khr_fp16; _Float16 on the host, whose
+ * conversions from long double round once).
  *
  * Inputs: the special values (zeros, infinities, NaN, subnormals, the
  * extremes), all their pairs for two-argument functions, then seeded
@@ -30,6 +32,21 @@ typedef double T;
 #define T_MIN DBL_MIN
 #define T_TRUE_MIN DBL_TRUE_MIN
 #define OPTIONS "-cl-std=CL3.0 -DT=double"
+#define ULP_OF(f) ((f)->ulp_d)
+#define FMA_A 321.0 /* FMA_A * FMA_B = 2^MANT + 1 */
+#define FMA_B 28059810762433.0
+#elif defined(CT_HALF)
+typedef _Float16 T;
+#define TNAME "half"
+#define MANT 11
+#define EMIN (-14)
+#define T_MAX 0x1.ffcp15
+#define T_MIN 0x1p-14
+#define T_TRUE_MIN 0x1p-24
+#define OPTIONS "-cl-std=CL3.0 -DT=half"
+#define ULP_OF(f) ((f)->ulp_h)
+#define FMA_A 3.0
+#define FMA_B 683.0
 #else
 typedef float T;
 #define TNAME "float"
@@ -39,6 +56,9 @@ typedef float T;
 #define T_MIN FLT_MIN
 #define T_TRUE_MIN FLT_TRUE_MIN
 #define OPTIONS "-cl-std=CL1.2 -DT=float"
+#define ULP_OF(f) ((f)->ulp_f)
+#define FMA_A 24929.0
+#define FMA_B 673.0
 #endif
 
 typedef long double L;
@@ -50,6 +70,9 @@ typedef long double L;
 static const char preamble[] =
 	"#ifdef cl_khr_fp64\n"
 	"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+	"#endif\n"
+	"#ifdef cl_khr_fp16\n"
+	"#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
 	"#endif\n"
 	"#define CAT_(a, b) a##b\n"
 	"#define CAT(a, b) CAT_(a, b)\n"
@@ -118,7 +141,7 @@ typedef void ref_fn(L a, L b, L c, int n, struct out *o);
 struct fn {
 	const char *name;
 	enum kind kind;
-	double ulp_f, ulp_d;
+	double ulp_f, ulp_d, ulp_h;
 	enum dom da, db;
 	ref_fn *ref;
 	/* second output: EXACT, or a ULP limit (sincos) */
@@ -137,10 +160,49 @@ struct fn {
 		o->r = (EXPR);                                                 \
 	}
 
-/* correctly rounded ones are computed in T itself */
-#define TA ((T)a)
-#define TB ((T)b)
-#define TC ((T)c)
+/*
+ * Correctly rounded ones are computed in T itself (tgmath) for float and
+ * double. glibc has no _Float16 math: for half they are computed in long
+ * double and rounded to half once. That is exact: the results of ceil,
+ * fmod, remainder, ... are halves; a - b (fdim) of halves has at most 40
+ * significant bits and a * b + c (fma) at most 64.
+ */
+#ifdef CT_HALF
+#define CR1(fn, x) ((T)fn##l(x))
+#define CR2(fn, x, y) ((T)fn##l(x, y))
+#define CR3(fn, x, y, z) ((T)fn##l(x, y, z))
+#define NEXTAFTER(x, y) nextafter_h((T)(x), (T)(y))
+/* the limit (1.5 ulp) is against the exact value */
+#define SQRT(x) sqrtl(x)
+/* lgamma has no half limit either: gross errors, above the 2^-11
+ * of rounding to half */
+#define LOOSE_REL 0x1p-9L
+
+/* on the bits, as glibc has no nextafter for _Float16 */
+static T nextafter_h(T x, T y)
+{
+	uint16_t b;
+
+	if (isnan(x) || isnan(y))
+		return x + y;
+	if (x == y)
+		return y;
+	if (x == 0)
+		return y > 0 ? (T)T_TRUE_MIN : (T)-T_TRUE_MIN;
+	memcpy(&b, &x, sizeof(b));
+	b = (x < y) == (x > 0) ? b + 1 : b - 1; /* away from 0 or toward */
+	memcpy(&x, &b, sizeof(x));
+	return x;
+}
+#else
+#define CR1(fn, x) fn((T)(x))
+#define CR2(fn, x, y) fn((T)(x), (T)(y))
+#define CR3(fn, x, y, z) fn((T)(x), (T)(y), (T)(z))
+#define NEXTAFTER(x, y) CR2(nextafter, x, y)
+/* correctly rounded: double needs it exact */
+#define SQRT(x) CR1(sqrt, x)
+#define LOOSE_REL 1e-4L
+#endif
 
 static L sinpi_l(L x)
 {
@@ -225,8 +287,8 @@ REF(atanh, atanhl(a))
 REF(atanpi, atanl(a) / M_PIl)
 REF(atan2pi, atan2l(a, b) / M_PIl)
 REF(cbrt, cbrtl(a))
-REF(ceil, ceil(TA))
-REF(copysign, copysign(TA, TB))
+REF(ceil, CR1(ceil, a))
+REF(copysign, CR2(copysign, a, b))
 REF(cos, cosl(a))
 REF(cosh, coshl(a))
 REF(cospi, cospi_l(a))
@@ -236,42 +298,42 @@ REF(exp, expl(a))
 REF(exp2, exp2l(a))
 REF(exp10, exp10l(a))
 REF(expm1, expm1l(a))
-REF(fabs, fabs(TA))
-REF(fdim, fdim(TA, TB))
-REF(floor, floor(TA))
-REF(fma, fma(TA, TB, TC))
-REF(fmax, fmax(TA, TB))
-REF(fmin, fmin(TA, TB))
-REF(fmod, fmod(TA, TB))
+REF(fabs, CR1(fabs, a))
+REF(fdim, CR2(fdim, a, b))
+REF(floor, CR1(floor, a))
+REF(fma, CR3(fma, a, b, c))
+REF(fmax, CR2(fmax, a, b))
+REF(fmin, CR2(fmin, a, b))
+REF(fmod, CR2(fmod, a, b))
 REF(hypot, hypotl(a, b))
-REF(ldexp, ldexp(TA, n))
+REF(ldexp, (T)ldexpl(a, n)) /* exact, then one rounding */
 REF(lgamma, lgammal(a))
 REF(log, logl(a))
 REF(log2, log2l(a))
 REF(log10, log10l(a))
 REF(log1p, log1pl(a))
-REF(logb, logb(TA))
+REF(logb, CR1(logb, a))
 REF(mad, a * b + c)
 REF(maxmag, mag(a, b, true))
 REF(minmag, mag(a, b, false))
-REF(nextafter, nextafter(TA, TB))
+REF(nextafter, NEXTAFTER(a, b))
 REF(pow, powl(a, b))
 REF(pown, powl(a, n))
 REF(powr, powr_l(a, b))
-REF(remainder, remainder(TA, TB))
-REF(rint, rint(TA))
+REF(remainder, CR2(remainder, a, b))
+REF(rint, CR1(rint, a))
 REF(rootn, rootn_l(a, n))
-REF(round, round(TA))
+REF(round, CR1(round, a))
 REF(rsqrt, 1.0L / sqrtl(a))
 REF(sin, sinl(a))
 REF(sinh, sinhl(a))
 REF(sinpi, sinpi_l(a))
-REF(sqrt, sqrt(TA)) /* correctly rounded: double needs it exact */
+REF(sqrt, SQRT(a))
 REF(tan, tanl(a))
 REF(tanh, tanhl(a))
 REF(tanpi, tanpi_l(a))
 REF(tgamma, tgammal(a))
-REF(trunc, trunc(TA))
+REF(trunc, CR1(trunc, a))
 REF(degrees, a * (180.0L / M_PIl))
 REF(radians, a * (M_PIl / 180.0L))
 REF(recip, 1.0L / a)
@@ -283,7 +345,7 @@ static void ref_ilogb(L a, L b, L c, int n, struct out *o)
 	(void)c;
 	(void)n;
 	/* OpenCL's FP_ILOGBNAN is INT_MAX; glibc's may differ */
-	o->ri = isnan(a) ? INT_MAX : a == 0 ? INT_MIN : ilogb(TA);
+	o->ri = isnan(a) ? INT_MAX : a == 0 ? INT_MIN : ilogbl(a);
 }
 
 static void ref_fract(L a, L b, L c, int n, struct out *o)
@@ -291,28 +353,22 @@ static void ref_fract(L a, L b, L c, int n, struct out *o)
 	(void)b;
 	(void)c;
 	(void)n;
-	o->r2 = floor(TA);
+	o->r2 = floorl(a);
 	if (isnan(a))
 		o->r = a;
 	else if (isinf(a) || a == 0) /* fract(-0) = -0 */
 		o->r = copysignl(0.0L, a);
-	else
-		o->r = fmin(TA - floor(TA), nextafter((T)1, (T)0));
+	else /* a - floor(a) rounded in T, below 1 */
+		o->r = fminl(CR2(fdim, a, o->r2),
+			     1.0L - ldexpl(1.0L, -MANT));
 }
 
 static void ref_modf(L a, L b, L c, int n, struct out *o)
 {
-	T ip;
-
 	(void)b;
 	(void)c;
 	(void)n;
-#ifdef CT_DOUBLE
-	o->r = modf(TA, &ip);
-#else
-	o->r = modff(TA, &ip); /* tgmath's modf wants a double * */
-#endif
-	o->r2 = ip;
+	o->r = modfl(a, &o->r2); /* exact */
 }
 
 static void ref_sincos(L a, L b, L c, int n, struct out *o)
@@ -329,7 +385,7 @@ static void ref_frexp(L a, L b, L c, int n, struct out *o)
 	(void)b;
 	(void)c;
 	(void)n;
-	o->r = frexp(TA, &o->ri);
+	o->r = frexpl(a, &o->ri);
 	if (!isfinite(a))
 		o->ri = 0; /* OpenCL: 0 for inf and NaN */
 }
@@ -349,7 +405,7 @@ static void ref_remquo(L a, L b, L c, int n, struct out *o)
 
 	(void)c;
 	(void)n;
-	o->r = remainder(TA, TB);
+	o->r = CR2(remainder, a, b);
 	o->ri = 0;
 	if (isnan(o->r))
 		return;
@@ -361,98 +417,103 @@ static void ref_remquo(L a, L b, L c, int n, struct out *o)
 	o->ri = signbit(a) != signbit(b) ? -k : k;
 }
 
-#define F(name, kind, uf, ud, da, db)                                          \
-	{ #name, kind, uf, ud, da, db, ref_##name, EXACT }
+/* ULP limits of float, double and half: OpenCL 3.0 7.4, full profile
+ * (tables "ULP Values for Single-Precision / Double-Precision Built-in
+ * Math Functions" and "ULP Values for Half-Precision Floating-Point
+ * Arithmetic Operations") */
+#define F(name, kind, uf, ud, uh, da, db)                                      \
+	{ #name, kind, uf, ud, uh, da, db, ref_##name, EXACT }
 
 static const struct fn fns[] = {
-	F(acos, K1, 4, 4, UNIT, ANY),
-	F(acosh, K1, 4, 4, POS, ANY),
-	F(acospi, K1, 5, 5, UNIT, ANY),
-	F(asin, K1, 4, 4, UNIT, ANY),
-	F(asinh, K1, 4, 4, ANY, ANY),
-	F(asinpi, K1, 5, 5, UNIT, ANY),
-	F(atan, K1, 5, 5, ANY, ANY),
-	F(atan2, K2, 6, 6, ANY, ANY),
-	F(atanh, K1, 5, 5, UNIT, ANY),
-	F(atanpi, K1, 5, 5, ANY, ANY),
-	F(atan2pi, K2, 6, 6, ANY, ANY),
-	F(cbrt, K1, 2, 2, ANY, ANY),
-	F(ceil, K1, EXACT, EXACT, ANY, ANY),
-	F(copysign, K2, EXACT, EXACT, ANY, ANY),
-	F(cos, K1, 4, 4, TRIG, ANY),
-	F(cosh, K1, 4, 4, SMALL, ANY),
-	F(cospi, K1, 4, 4, SMALL, ANY),
-	F(erfc, K1, 16, 16, SMALL, ANY),
-	F(erf, K1, 16, 16, SMALL, ANY),
-	F(exp, K1, 3, 3, SMALL, ANY),
-	F(exp2, K1, 3, 3, SMALL, ANY),
-	F(exp10, K1, 3, 3, SMALL, ANY),
-	F(expm1, K1, 3, 3, SMALL, ANY),
-	F(fabs, K1, EXACT, EXACT, ANY, ANY),
-	F(fdim, K2, EXACT, EXACT, ANY, ANY),
-	F(floor, K1, EXACT, EXACT, ANY, ANY),
-	F(fma, K3, EXACT, EXACT, ANY, ANY),
-	F(fmax, K2, EXACT_0, EXACT_0, ANY, ANY),
-	F(fmin, K2, EXACT_0, EXACT_0, ANY, ANY),
-	F(fmod, K2, EXACT, EXACT, ANY, ANY),
-	{ "fract", KFP, EXACT, EXACT, ANY, ANY, ref_fract, EXACT },
-	{ "frexp", KFPI, EXACT, EXACT, ANY, ANY, ref_frexp, EXACT },
-	F(hypot, K2, 4, 4, ANY, ANY),
-	{ "ilogb", KIF, EXACT, EXACT, ANY, ANY, ref_ilogb, EXACT },
-	F(ldexp, KFI, EXACT, EXACT, ANY, ANY),
-	F(lgamma, K1, LOOSE, LOOSE, SMALL, ANY),
-	{ "lgamma_r", KFPI, LOOSE, LOOSE, SMALL, ANY, ref_lgamma_r, EXACT },
-	F(log, K1, 3, 3, POS, ANY),
-	F(log2, K1, 3, 3, POS, ANY),
-	F(log10, K1, 3, 3, POS, ANY),
-	F(log1p, K1, 2, 2, POS, ANY),
-	F(logb, K1, EXACT, EXACT, ANY, ANY),
-	F(mad, K3, NONE, NONE, ANY, ANY),
-	F(maxmag, K2, EXACT_0, EXACT_0, ANY, ANY),
-	F(minmag, K2, EXACT_0, EXACT_0, ANY, ANY),
-	{ "modf", KFP, EXACT, EXACT, ANY, ANY, ref_modf, EXACT },
-	F(nextafter, K2, EXACT, EXACT, ANY, ANY),
-	F(pow, K2, 16, 16, SMALL, SMALL),
-	F(pown, KFI, 16, 16, SMALL, ANY),
-	F(powr, K2, 16, 16, SMALL, SMALL),
-	F(remainder, K2, EXACT, EXACT, ANY, ANY),
-	{ "remquo", KRQ, EXACT, EXACT, ANY, ANY, ref_remquo, EXACT },
-	F(rint, K1, EXACT, EXACT, ANY, ANY),
-	F(rootn, KFI, 16, 16, ANY, ANY),
-	F(round, K1, EXACT, EXACT, ANY, ANY),
-	F(rsqrt, K1, 2, 2, POS, ANY),
-	F(sin, K1, 4, 4, TRIG, ANY),
-	{ "sincos", KFP, 4, 4, TRIG, ANY, ref_sincos, 4 },
-	F(sinh, K1, 4, 4, SMALL, ANY),
-	F(sinpi, K1, 4, 4, SMALL, ANY),
-	F(sqrt, K1, 3, EXACT, POS, ANY),
-	F(tan, K1, 5, 5, TRIG, ANY),
-	F(tanh, K1, 5, 5, SMALL, ANY),
-	F(tanpi, K1, 6, 6, SMALL, ANY),
-	F(tgamma, K1, 16, 16, SMALL, ANY),
-	F(trunc, K1, EXACT, EXACT, ANY, ANY),
-	F(degrees, K1, 2, 2, ANY, ANY),
-	F(radians, K1, 2, 2, ANY, ANY),
+	F(acos, K1, 4, 4, 2, UNIT, ANY),
+	F(acosh, K1, 4, 4, 2, POS, ANY),
+	F(acospi, K1, 5, 5, 2, UNIT, ANY),
+	F(asin, K1, 4, 4, 2, UNIT, ANY),
+	F(asinh, K1, 4, 4, 2, ANY, ANY),
+	F(asinpi, K1, 5, 5, 2, UNIT, ANY),
+	F(atan, K1, 5, 5, 2, ANY, ANY),
+	F(atan2, K2, 6, 6, 2, ANY, ANY),
+	F(atanh, K1, 5, 5, 2, UNIT, ANY),
+	F(atanpi, K1, 5, 5, 2, ANY, ANY),
+	F(atan2pi, K2, 6, 6, 2, ANY, ANY),
+	F(cbrt, K1, 2, 2, 2, ANY, ANY),
+	F(ceil, K1, EXACT, EXACT, EXACT, ANY, ANY),
+	F(copysign, K2, EXACT, EXACT, EXACT, ANY, ANY),
+	F(cos, K1, 4, 4, 2, TRIG, ANY),
+	F(cosh, K1, 4, 4, 2, SMALL, ANY),
+	F(cospi, K1, 4, 4, 2, SMALL, ANY),
+	F(erfc, K1, 16, 16, 4, SMALL, ANY),
+	F(erf, K1, 16, 16, 4, SMALL, ANY),
+	F(exp, K1, 3, 3, 2, SMALL, ANY),
+	F(exp2, K1, 3, 3, 2, SMALL, ANY),
+	F(exp10, K1, 3, 3, 2, SMALL, ANY),
+	F(expm1, K1, 3, 3, 2, SMALL, ANY),
+	F(fabs, K1, EXACT, EXACT, EXACT, ANY, ANY),
+	F(fdim, K2, EXACT, EXACT, EXACT, ANY, ANY),
+	F(floor, K1, EXACT, EXACT, EXACT, ANY, ANY),
+	F(fma, K3, EXACT, EXACT, EXACT, ANY, ANY),
+	F(fmax, K2, EXACT_0, EXACT_0, EXACT_0, ANY, ANY),
+	F(fmin, K2, EXACT_0, EXACT_0, EXACT_0, ANY, ANY),
+	F(fmod, K2, EXACT, EXACT, EXACT, ANY, ANY),
+	{ "fract", KFP, EXACT, EXACT, EXACT, ANY, ANY, ref_fract, EXACT },
+	{ "frexp", KFPI, EXACT, EXACT, EXACT, ANY, ANY, ref_frexp, EXACT },
+	F(hypot, K2, 4, 4, 2, ANY, ANY),
+	{ "ilogb", KIF, EXACT, EXACT, EXACT, ANY, ANY, ref_ilogb, EXACT },
+	F(ldexp, KFI, EXACT, EXACT, EXACT, ANY, ANY),
+	F(lgamma, K1, LOOSE, LOOSE, LOOSE, SMALL, ANY),
+	{ "lgamma_r", KFPI, LOOSE, LOOSE, LOOSE, SMALL, ANY, ref_lgamma_r,
+	  EXACT },
+	F(log, K1, 3, 3, 2, POS, ANY),
+	F(log2, K1, 3, 3, 2, POS, ANY),
+	F(log10, K1, 3, 3, 2, POS, ANY),
+	F(log1p, K1, 2, 2, 2, POS, ANY),
+	F(logb, K1, EXACT, EXACT, EXACT, ANY, ANY),
+	F(mad, K3, NONE, NONE, NONE, ANY, ANY),
+	F(maxmag, K2, EXACT_0, EXACT_0, EXACT_0, ANY, ANY),
+	F(minmag, K2, EXACT_0, EXACT_0, EXACT_0, ANY, ANY),
+	{ "modf", KFP, EXACT, EXACT, EXACT, ANY, ANY, ref_modf, EXACT },
+	F(nextafter, K2, EXACT, EXACT, EXACT, ANY, ANY),
+	F(pow, K2, 16, 16, 4, SMALL, SMALL),
+	F(pown, KFI, 16, 16, 4, SMALL, ANY),
+	F(powr, K2, 16, 16, 4, SMALL, SMALL),
+	F(remainder, K2, EXACT, EXACT, EXACT, ANY, ANY),
+	{ "remquo", KRQ, EXACT, EXACT, EXACT, ANY, ANY, ref_remquo, EXACT },
+	F(rint, K1, EXACT, EXACT, EXACT, ANY, ANY),
+	F(rootn, KFI, 16, 16, 4, ANY, ANY),
+	F(round, K1, EXACT, EXACT, EXACT, ANY, ANY),
+	F(rsqrt, K1, 2, 2, 1, POS, ANY),
+	F(sin, K1, 4, 4, 2, TRIG, ANY),
+	{ "sincos", KFP, 4, 4, 2, TRIG, ANY, ref_sincos, 4 },
+	F(sinh, K1, 4, 4, 2, SMALL, ANY),
+	F(sinpi, K1, 4, 4, 2, SMALL, ANY),
+	F(sqrt, K1, 3, EXACT, 1.5, POS, ANY),
+	F(tan, K1, 5, 5, 2.5, TRIG, ANY),
+	F(tanh, K1, 5, 5, 2, SMALL, ANY),
+	F(tanpi, K1, 6, 6, 2, SMALL, ANY),
+	F(tgamma, K1, 16, 16, 4, SMALL, ANY),
+	F(trunc, K1, EXACT, EXACT, EXACT, ANY, ANY),
+	F(degrees, K1, 2, 2, 2, ANY, ANY),
+	F(radians, K1, 2, 2, 2, ANY, ANY),
 	/* half_ and native_ (float only): 8192 ulp and implementation
 	 * defined; full precision meets both */
 #define H1(name, ref, dom)                                                     \
-	{ #name, K1, 8192, NA, dom, ANY, ref_##ref, EXACT }
+	{ #name, K1, 8192, NA, NA, dom, ANY, ref_##ref, EXACT }
 	H1(half_cos, cos, HALF_TRIG), H1(half_sin, sin, HALF_TRIG),
 	H1(half_tan, tan, HALF_TRIG), H1(half_exp, exp, SMALL),
 	H1(half_exp2, exp2, SMALL), H1(half_exp10, exp10, SMALL),
 	H1(half_log, log, POS), H1(half_log2, log2, POS),
 	H1(half_log10, log10, POS), H1(half_rsqrt, rsqrt, POS),
 	H1(half_sqrt, sqrt, POS), H1(half_recip, recip, POS),
-	{ "half_divide", K2, 8192, NA, SMALL, SMALL, ref_divide, EXACT },
-	{ "half_powr", K2, 8192, NA, POS, SMALL, ref_powr, EXACT },
+	{ "half_divide", K2, 8192, NA, NA, SMALL, SMALL, ref_divide, EXACT },
+	{ "half_powr", K2, 8192, NA, NA, POS, SMALL, ref_powr, EXACT },
 	H1(native_cos, cos, HALF_TRIG), H1(native_sin, sin, HALF_TRIG),
 	H1(native_tan, tan, HALF_TRIG), H1(native_exp, exp, SMALL),
 	H1(native_exp2, exp2, SMALL), H1(native_exp10, exp10, SMALL),
 	H1(native_log, log, POS), H1(native_log2, log2, POS),
 	H1(native_log10, log10, POS), H1(native_rsqrt, rsqrt, POS),
 	H1(native_sqrt, sqrt, POS), H1(native_recip, recip, POS),
-	{ "native_divide", K2, 8192, NA, SMALL, SMALL, ref_divide, EXACT },
-	{ "native_powr", K2, 8192, NA, POS, SMALL, ref_powr, EXACT },
+	{ "native_divide", K2, 8192, NA, NA, SMALL, SMALL, ref_divide, EXACT },
+	{ "native_powr", K2, 8192, NA, NA, POS, SMALL, ref_powr, EXACT },
 };
 
 /* ---- inputs ---------------------------------------------------------- */
@@ -471,6 +532,10 @@ static T random_bits(uint64_t *s)
 
 #ifdef CT_DOUBLE
 	memcpy(&x, &b, sizeof(x));
+#elif defined(CT_HALF)
+	uint16_t b16 = (uint16_t)(b >> 48);
+
+	memcpy(&x, &b16, sizeof(x));
 #else
 	uint32_t b32 = (uint32_t)(b >> 32);
 
@@ -479,11 +544,26 @@ static T random_bits(uint64_t *s)
 	return x;
 }
 
+/* uniform values up to SMALL_LIM, ANY_LIM; log-uniform magnitudes
+ * 2^LOG_EXP_MIN to 2^(LOG_EXP_MIN + LOG_EXP_SPAN - 1): half's range is
+ * 2^-24 to 65504, exp() overflows beyond 11 */
+#ifdef CT_HALF
+#define SMALL_LIM 16.0
+#define ANY_LIM 6e4
+#define LOG_EXP_MIN (EMIN - MANT - 2)
+#define LOG_EXP_SPAN (16 - LOG_EXP_MIN + 2)
+#else
+#define SMALL_LIM 40.0
+#define ANY_LIM 1e6
+#define LOG_EXP_MIN (-60)
+#define LOG_EXP_SPAN 120
+#endif
+
 static T gen(uint64_t *s, enum dom d)
 {
 	uint64_t pick = ct_rand(s) % 8;
-	double lim = d == UNIT ? 1.1 : d == SMALL ? 40.0 :
-		d == TRIG ? 1e4 : d == HALF_TRIG ? 65536.0 : 1e6;
+	double lim = d == UNIT ? 1.1 : d == SMALL ? SMALL_LIM :
+		d == TRIG ? 1e4 : d == HALF_TRIG ? 65536.0 : ANY_LIM;
 	T x;
 
 	if (pick < 5) {
@@ -491,17 +571,17 @@ static T gen(uint64_t *s, enum dom d)
 	} else if (pick < 7 && d != HALF_TRIG) {
 		/* log-uniform magnitude, both signs (POS: positive) */
 		x = (T)ldexp(ct_rand_range(s, 1.0, 2.0),
-			     (int)(ct_rand(s) % 120) - 60);
+			     (int)(ct_rand(s) % LOG_EXP_SPAN) + LOG_EXP_MIN);
 		if (d != POS && (ct_rand(s) & 1))
 			x = -x;
 		if (d == UNIT || d == SMALL)
-			x = fmod(x, (T)lim);
+			x = (T)fmodl(x, (T)lim); /* exact */
 	} else {
 		x = random_bits(s);
 		if (d == HALF_TRIG)
-			x = fmod(x, (T)lim);
+			x = (T)fmodl(x, (T)lim);
 		if (d == POS)
-			x = fabs(x);
+			x = (T)fabsl(x);
 	}
 	return x;
 }
@@ -525,6 +605,16 @@ static void make_inputs(const struct fn *f, struct inputs *in, uint64_t seed)
 			in->c[i] = specials[(x + y) % N_SPECIALS];
 			in->n[i] = (int)(x + y) - 10;
 		}
+	/* fma rounding twice: a b = +-(1 + 2^-MANT), the midpoint between 1
+	 * and its successor, and a c below the precision of any wider
+	 * format, on either side */
+	for (unsigned k = 0; f->kind == K3 && k < 8; k++, i++) {
+		in->a[i] = (T)(k & 1 ? -FMA_A : FMA_A);
+		in->b[i] = (T)ldexp(FMA_B, -MANT);
+		in->c[i] = (T)((k & 2 ? -1 : 1) *
+			       (k & 4 ? T_TRUE_MIN : ldexp(1.0, -2 * MANT)));
+		in->n[i] = 0;
+	}
 	for (; i < N_ITEMS; i++) {
 		uint64_t r = ct_rand(&s);
 
@@ -568,7 +658,7 @@ static bool within(T got, L want, double limit, double *err)
 			       got == (T)want ? 0.0 : INFINITY;
 		else
 			*err = fabsl(got - want) /
-			       (fmaxl(1.0L, fabsl(want)) * 1e-4L);
+			       (fmaxl(1.0L, fabsl(want)) * LOOSE_REL);
 		return *err <= 1.0;
 	}
 	*err = ct_ulp_error(got, want, MANT, EMIN);
@@ -584,7 +674,7 @@ static unsigned check(const struct fn *f, const struct inputs *in,
 		      const struct result *res, const struct out *want,
 		      unsigned w, double *worst)
 {
-	double limit = MANT == 24 ? f->ulp_f : f->ulp_d;
+	double limit = ULP_OF(f);
 	unsigned bad = 0;
 
 	for (unsigned i = 0; i < N_ITEMS; i++) {
@@ -651,7 +741,7 @@ static void test_math(void **state)
 	assert_non_null(want);
 	ct_printf(&src, "%s", preamble);
 	for (size_t f = 0; f < TEST_ARRAY_SIZE(fns); f++)
-		if ((MANT == 24 ? fns[f].ulp_f : fns[f].ulp_d) != NA)
+		if (ULP_OF(&fns[f]) != NA)
 			ct_printf(&src, "KERNEL(%s, %s)\n",
 				  kind_names[fns[f].kind], fns[f].name);
 	prog = ct_build(env, src.buf, OPTIONS);
@@ -670,7 +760,7 @@ static void test_math(void **state)
 		unsigned bad = 0;
 		char kname[64];
 
-		if ((MANT == 24 ? fn->ulp_f : fn->ulp_d) == NA)
+		if (ULP_OF(fn) == NA)
 			continue;
 		make_inputs(fn, in, 0x5eed0000u + f);
 		for (unsigned i = 0; i < N_ITEMS; i++) {
