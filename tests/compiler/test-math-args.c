@@ -18,9 +18,10 @@
  * OpenCL 3.0 full profile ULP limits and special-value rules, and the
  * poison between the stretches must stay.
  *
- * Built as compiler-math-args-float and, with CT_DOUBLE,
- * compiler-math-args-double (skipped without fp64). CT_MATH_ONLY=name
- * runs only that function.
+ * Built as compiler-math-args-float, with CT_DOUBLE
+ * compiler-math-args-double (skipped without fp64) and with CT_HALF
+ * compiler-math-args-half (skipped without fp16; _Float16 on the host).
+ * CT_MATH_ONLY=name runs only that function.
  */
 #define _GNU_SOURCE
 #include <float.h>
@@ -42,6 +43,16 @@ typedef double T;
 #define T_MAX DBL_MAX
 #define T_MIN DBL_MIN
 #define T_TRUE_MIN DBL_TRUE_MIN
+#elif defined(CT_HALF)
+typedef _Float16 T;
+#define TNAME "half"
+#define UNAME "ushort"
+#define MANT 11
+#define EMIN (-14)
+#define EMAX 15
+#define T_MAX 0x1.ffcp15
+#define T_MIN 0x1p-14
+#define T_TRUE_MIN 0x1p-24
 #else
 typedef float T;
 #define TNAME "float"
@@ -154,6 +165,7 @@ struct fn {
 	const char *name; /* the builtin */
 	enum kind kind;
 	double ulp, ulp2; /* result, T pointer result */
+	double ulp_h;     /* half: the ULP limit of both, where they have one */
 	enum dom da, db, dc;
 	enum idom dn;
 	ref_fn *ref;
@@ -172,15 +184,54 @@ static bool is_half(L x)
 	return !is_int(x) && is_int(2 * x);
 }
 
-/* correctly rounded or exact ones: in T itself */
-#define TA ((T)a)
-#define TB ((T)b)
-#define TC ((T)c)
+/* correctly rounded or exact ones: in T itself; for half (glibc has no
+ * _Float16 math) in long double, where each is exact for half operands
+ * (a - b has at most 40 significant bits, a * b + c 64), rounded once */
+#ifdef CT_HALF
+#define CR2(fn, x, y) ((T)fn##l(x, y))
+#define CR3(fn, x, y, z) ((T)fn##l(x, y, z))
+#define NEXTAFTER(x, y) nextafter_h((T)(x), (T)(y))
+#define LOOSE_REL 0x1p-9L /* rounding to half alone is up to 2^-11 */
+
+/* on the bits */
+static T nextafter_h(T x, T y)
+{
+	uint16_t b;
+
+	if (isnan(x) || isnan(y))
+		return x + y;
+	if (x == y)
+		return y;
+	if (x == 0)
+		return y > 0 ? (T)T_TRUE_MIN : (T)-T_TRUE_MIN;
+	memcpy(&b, &x, sizeof(b));
+	b = (x < y) == (x > 0) ? b + 1 : b - 1; /* away from 0 or toward */
+	memcpy(&x, &b, sizeof(x));
+	return x;
+}
+#else
 #ifdef CT_DOUBLE
 #define TF(fn) fn
 #else
 #define TF(fn) fn##f
 #endif
+#define CR2(fn, x, y) TF(fn)((T)(x), (T)(y))
+#define CR3(fn, x, y, z) TF(fn)((T)(x), (T)(y), (T)(z))
+#define NEXTAFTER(x, y) CR2(nextafter, x, y)
+#define LOOSE_REL 1e-4L
+#endif
+
+/* the limit of a result (@ptr: the pointer result) of @f for T */
+static double limit_of(const struct fn *f, bool ptr)
+{
+	double ulp = ptr ? f->ulp2 : f->ulp;
+
+#ifdef CT_HALF
+	return ulp > 0 ? f->ulp_h : ulp;
+#else
+	return ulp;
+#endif
+}
 
 /* sin(pi x), |x| <= 1/2 exact reduction first */
 static L sinpi_l(L x)
@@ -295,7 +346,7 @@ static void ref_modf(L a, L b, L c, int n, struct out *o)
 
 static void ref_fract(L a, L b, L c, int n, struct out *o)
 {
-	T x = (T)a, fl = TF(floor)(x);
+	T x = (T)a, fl = (T)floorl(a);
 
 	(void)b, (void)c, (void)n;
 	o->exact = o->exact2 = true;
@@ -305,7 +356,7 @@ static void ref_fract(L a, L b, L c, int n, struct out *o)
 	else if (isinf(x) || x == 0) /* fract(-0) = -0, fract(-inf) = -0 */
 		o->r = copysignl(0.0L, x);
 	else /* x - fl rounded in T, below 1 */
-		o->r = TF(fmin)((T)(x - fl), TF(nextafter)((T)1, (T)0));
+		o->r = fminl((T)(x - fl), 1.0L - ldexpl(1.0L, -MANT));
 }
 
 /* exact; a zero has the sign of a (glibc's remainder and remainderl
@@ -388,14 +439,14 @@ static void ref_hypot(L a, L b, L c, int n, struct out *o)
 		o->r = (EXPR);                                                 \
 		o->exact = true;                                               \
 	}
-REF_EXACT(fma, TF(fma)(TA, TB, TC))
+REF_EXACT(fma, CR3(fma, a, b, c))
 REF_EXACT(fmod, rem_l(a, b, false))
 REF_EXACT(remainder, rem_l(a, b, true))
-REF_EXACT(copysign, TF(copysign)(TA, TB))
-REF_EXACT(fdim, TF(fdim)(TA, TB))
-REF_EXACT(fmax, TF(fmax)(TA, TB))
-REF_EXACT(fmin, TF(fmin)(TA, TB))
-REF_EXACT(nextafter, TF(nextafter)(TA, TB))
+REF_EXACT(copysign, CR2(copysign, a, b))
+REF_EXACT(fdim, CR2(fdim, a, b))
+REF_EXACT(fmax, CR2(fmax, a, b))
+REF_EXACT(fmin, CR2(fmin, a, b))
+REF_EXACT(nextafter, NEXTAFTER(a, b))
 REF_EXACT(nan, NAN)
 
 static void ref_ilogb(L a, L b, L c, int n, struct out *o)
@@ -406,43 +457,46 @@ static void ref_ilogb(L a, L b, L c, int n, struct out *o)
 	o->irule = I_EXACT;
 }
 
-#define F1(name, kind, ulp, da) { #name, kind, ulp, EXACT, da, D_ANY, D_ANY, \
-				   N_NONE, ref_##name }
-#define F2(name, kind, ulp, da, db) { #name, kind, ulp, EXACT, da, db, D_ANY, \
-				       N_NONE, ref_##name }
-#define FN(name, kind, ulp, da, dn) { #name, kind, ulp, EXACT, da, D_ANY, \
-				       D_ANY, dn, ref_##name }
+/* ULP limits of float and double, and of half: OpenCL 3.0 7.4, full
+ * profile */
+#define F1(name, kind, ulp, uh, da) { #name, kind, ulp, EXACT, uh, da, \
+				       D_ANY, D_ANY, N_NONE, ref_##name }
+#define F2(name, kind, ulp, uh, da, db) { #name, kind, ulp, EXACT, uh, da, \
+					   db, D_ANY, N_NONE, ref_##name }
+#define FN(name, kind, ulp, uh, da, dn) { #name, kind, ulp, EXACT, uh, da, \
+					   D_ANY, D_ANY, dn, ref_##name }
 
 static const struct fn fns[] = {
-	{ "sincos", K_FP, 4, 4, D_TRIG, D_ANY, D_ANY, N_NONE, ref_sincos },
-	F1(sinpi, K_1, 4, D_PI),
-	F1(cospi, K_1, 4, D_PI),
-	F1(tanpi, K_1, 6, D_PI),
-	FN(pown, K_FI, 16, D_POW, N_POWN),
-	FN(rootn, K_FI, 16, D_ANY, N_ROOTN),
-	FN(ldexp, K_FI, EXACT, D_ANY, N_LDEXP),
-	FN(ldexp, K_FIS, EXACT, D_ANY, N_LDEXP),
-	F1(frexp, K_FPI, EXACT, D_ANY),
-	F1(modf, K_FP, EXACT, D_ANY),
-	F1(fract, K_FP, EXACT, D_ANY),
-	F2(remquo, K_RQ, EXACT, D_ANY, D_QUOT),
-	F1(lgamma_r, K_FPI, LOOSE, D_GAMMA),
-	F2(pow, K_2, 16, D_POW, D_POW),
-	F2(atan2, K_2, 6, D_ANY, D_ANY),
-	F2(hypot, K_2, 4, D_ANY, D_ANY),
-	{ "fma", K_3, EXACT, EXACT, D_ANY, D_ANY, D_FMAC, N_NONE, ref_fma },
-	F2(powr, K_2, 16, D_POS, D_POW),
-	F2(fmod, K_2, EXACT, D_ANY, D_QUOT),
-	F2(remainder, K_2, EXACT, D_ANY, D_QUOT),
-	F2(copysign, K_2, EXACT, D_ANY, D_ANY),
-	F2(fdim, K_2, EXACT, D_ANY, D_ANY),
-	F2(fmax, K_2, EXACT_0, D_ANY, D_ANY),
-	F2(fmax, K_2S, EXACT_0, D_ANY, D_ANY),
-	F2(fmin, K_2, EXACT_0, D_ANY, D_ANY),
-	F2(fmin, K_2S, EXACT_0, D_ANY, D_ANY),
-	F2(nextafter, K_2, EXACT, D_ANY, D_ANY),
-	F1(ilogb, K_IF, EXACT, D_ANY),
-	F1(nan, K_NAN, EXACT, D_ANY),
+	{ "sincos", K_FP, 4, 4, 2, D_TRIG, D_ANY, D_ANY, N_NONE, ref_sincos },
+	F1(sinpi, K_1, 4, 2, D_PI),
+	F1(cospi, K_1, 4, 2, D_PI),
+	F1(tanpi, K_1, 6, 2, D_PI),
+	FN(pown, K_FI, 16, 4, D_POW, N_POWN),
+	FN(rootn, K_FI, 16, 4, D_ANY, N_ROOTN),
+	FN(ldexp, K_FI, EXACT, EXACT, D_ANY, N_LDEXP),
+	FN(ldexp, K_FIS, EXACT, EXACT, D_ANY, N_LDEXP),
+	F1(frexp, K_FPI, EXACT, EXACT, D_ANY),
+	F1(modf, K_FP, EXACT, EXACT, D_ANY),
+	F1(fract, K_FP, EXACT, EXACT, D_ANY),
+	F2(remquo, K_RQ, EXACT, EXACT, D_ANY, D_QUOT),
+	F1(lgamma_r, K_FPI, LOOSE, LOOSE, D_GAMMA),
+	F2(pow, K_2, 16, 4, D_POW, D_POW),
+	F2(atan2, K_2, 6, 2, D_ANY, D_ANY),
+	F2(hypot, K_2, 4, 2, D_ANY, D_ANY),
+	{ "fma", K_3, EXACT, EXACT, EXACT, D_ANY, D_ANY, D_FMAC, N_NONE,
+	  ref_fma },
+	F2(powr, K_2, 16, 4, D_POS, D_POW),
+	F2(fmod, K_2, EXACT, EXACT, D_ANY, D_QUOT),
+	F2(remainder, K_2, EXACT, EXACT, D_ANY, D_QUOT),
+	F2(copysign, K_2, EXACT, EXACT, D_ANY, D_ANY),
+	F2(fdim, K_2, EXACT, EXACT, D_ANY, D_ANY),
+	F2(fmax, K_2, EXACT_0, EXACT_0, D_ANY, D_ANY),
+	F2(fmax, K_2S, EXACT_0, EXACT_0, D_ANY, D_ANY),
+	F2(fmin, K_2, EXACT_0, EXACT_0, D_ANY, D_ANY),
+	F2(fmin, K_2S, EXACT_0, EXACT_0, D_ANY, D_ANY),
+	F2(nextafter, K_2, EXACT, EXACT, D_ANY, D_ANY),
+	F1(ilogb, K_IF, EXACT, EXACT, D_ANY),
+	F1(nan, K_NAN, EXACT, EXACT, D_ANY),
 };
 
 /* ---- inputs ------------------------------------------------------------- */
@@ -463,11 +517,14 @@ static const T pi_specials[] = {
 	0.75, -0.75, 1.25, -1.5, 3.5, 0x1p22 + 0.5, -0x1p22 - 0.5, 0x1p23,
 	0x1p23 + 1, -0x1p23 - 1, 0x1p24 + 2, 0x1p52 + 1, -0x1p53, 1.0 / 3,
 	7.0, -8.0, 0.125, -1e-40, 1e-30,
+	/* the same edges for half */
+	0x1p9 + 0.5, -0x1p10, 0x1p10 + 1, 0x1p11 + 2,
 };
 
 static const T pow_specials[] = {
 	4.0, -4.0, 0.1, 1e-3, 1 + 0x1p-20, 1 - 0x1p-20, 3.0, 1.0 / 3, 1e10,
 	-1e10, 0x1p31, 0x1p53 + 2, -0x1p31 - 1, 7.0, -7.0,
+	1 + 0x1p-10, 1 - 0x1p-11, /* half's neighbours of 1 */
 };
 
 static const T gamma_specials[] = {
@@ -528,6 +585,10 @@ static T rand_bits(uint64_t *s)
 
 #ifdef CT_DOUBLE
 	memcpy(&x, &b, sizeof(x));
+#elif defined(CT_HALF)
+	uint16_t b16 = (uint16_t)(b >> 48);
+
+	memcpy(&x, &b16, sizeof(x));
 #else
 	uint32_t b32 = (uint32_t)(b >> 32);
 
@@ -536,11 +597,16 @@ static T rand_bits(uint64_t *s)
 	return x;
 }
 
-/* +-m 2^e, m in [1, 2), e in [lo, hi], negative half the time if @neg */
+/* +-m 2^e, m in [1, 2), e in [lo, hi], negative half the time if @neg;
+ * [lo, hi] no wider than just beyond T's range (half's is narrow) */
 static T rand_log(uint64_t *s, int lo, int hi, bool neg)
 {
-	T x = (T)ldexp(ct_rand_range(s, 1.0, 2.0),
-		       lo + (int)(ct_rand(s) % (uint64_t)(hi - lo + 1)));
+	T x;
+
+	lo = lo < EMIN - MANT - 2 ? EMIN - MANT - 2 : lo;
+	hi = hi > EMAX + 2 ? EMAX + 2 : hi;
+	x = (T)ldexp(ct_rand_range(s, 1.0, 2.0),
+		     lo + (int)(ct_rand(s) % (uint64_t)(hi - lo + 1)));
 
 	return neg && (ct_rand(s) & 1) ? -x : x;
 }
@@ -844,7 +910,7 @@ static double value_error(T got, L want, double limit, bool exact)
 			return isinf(got) && signbit(got) == signbit(want) ?
 				0.0 : INFINITY;
 		return (double)(fabsl(got - want) /
-				(fmaxl(1.0L, fabsl(want)) * 1e-4L));
+				(fmaxl(1.0L, fabsl(want)) * LOOSE_REL));
 	}
 	return ct_ulp_error(got, want, MANT, EMIN);
 }
@@ -947,6 +1013,7 @@ static void check_kernel(const struct kern *k, const struct plan *p,
 {
 	const struct fn *f = k->f;
 	unsigned st = stride(k->sh, k->w);
+	double ulp = limit_of(f, false), ulp2 = limit_of(f, true);
 	T tpoison;
 	int ipoison;
 
@@ -992,26 +1059,26 @@ static void check_kernel(const struct kern *k, const struct plan *p,
 				iok = int_ok(h->ri[j], w);
 				break;
 			case K_FP:
-				e = value_error(h->r[j], w->r, f->ulp,
+				e = value_error(h->r[j], w->r, ulp,
 						w->exact);
-				e2 = value_error(h->r2[j], w->r2, f->ulp2,
+				e2 = value_error(h->r2[j], w->r2, ulp2,
 						 w->exact2);
-				ok = e <= threshold(f->ulp) &&
-				     e2 <= threshold(f->ulp2);
+				ok = e <= threshold(ulp) &&
+				     e2 <= threshold(ulp2);
 				break;
 			case K_FPI:
 			case K_RQ:
 				iok = int_ok(h->ri[j], w);
 				/* fall through */
 			default:
-				e = value_error(h->r[j], w->r, f->ulp,
+				e = value_error(h->r[j], w->r, ulp,
 						w->exact);
-				ok = e <= threshold(f->ulp);
+				ok = e <= threshold(ulp);
 				break;
 			}
-			if (isfinite(e) && e > t->worst && f->ulp > 0)
+			if (isfinite(e) && e > t->worst && ulp > 0)
 				t->worst = e;
-			if (isfinite(e2) && e2 > t->worst && f->ulp2 > 0)
+			if (isfinite(e2) && e2 > t->worst && ulp2 > 0)
 				t->worst = e2;
 			if (ok && iok)
 				continue;
@@ -1083,6 +1150,9 @@ static struct accel_program *build(struct test_env *env, unsigned si,
 
 	ct_printf(&src, "#ifdef cl_khr_fp64\n"
 		  "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+		  "#endif\n"
+		  "#ifdef cl_khr_fp16\n"
+		  "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
 		  "#endif\n"
 		  "#define T %s\n", TNAME);
 	for (size_t fi = 0; fi < TEST_ARRAY_SIZE(fns); fi++) {
@@ -1178,9 +1248,14 @@ static void test_math_args(void **state)
 	struct out *want;
 	unsigned failed = 0;
 
+#if defined(CT_DOUBLE) || defined(CT_HALF)
 #ifdef CT_DOUBLE
-	if (!(test_dev_u64(env->dev, ACCEL_DEVICE_U64_CAPS) &
-	      ACCEL_DEVICE_CAP_FP64)) {
+	uint64_t cap = ACCEL_DEVICE_CAP_FP64;
+#else
+	uint64_t cap = ACCEL_DEVICE_CAP_FP16;
+#endif
+
+	if (!(test_dev_u64(env->dev, ACCEL_DEVICE_U64_CAPS) & cap)) {
 		free(p);
 		skip();
 	}
