@@ -37,8 +37,8 @@ static const char *const passthrough[] = {
  */
 static const char *const cl30_features[] = {
 	"-Xclang",
-	"-cl-ext=+__opencl_c_atomic_order_acq_rel,"
-	"+__opencl_c_atomic_order_seq_cst",
+	("-cl-ext=+__opencl_c_atomic_order_acq_rel,"
+	 "+__opencl_c_atomic_order_seq_cst"),
 	"-D__opencl_c_atomic_scope_device=1",
 	"-D__opencl_c_atomic_scope_all_devices=1",
 	"-D__opencl_c_work_group_collective_functions=1",

@@ -3,6 +3,9 @@
  * The CPU reference device: its properties, read from the machine, and
  * the backend's ops table.
  */
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -73,10 +76,17 @@ static bool host_fp16_arithmetic(void)
 #if defined(__x86_64__) || defined(__i386__)
 	const char *env = secure_getenv("ACCEL_CPU_TARGET");
 
+	unsigned a, b, c, d;
+
 	__builtin_cpu_init();
+	/*
+	 * CPUID.(7,0):EDX bit 23; clang 16's __builtin_cpu_supports() has
+	 * no name for it. avx512f says the OS saves the AVX-512 state.
+	 */
 	return (!env || !*env || !strcmp(env, "host") ||
 		!strcmp(env, "native")) &&
-	       __builtin_cpu_supports("avx512fp16");
+	       __builtin_cpu_supports("avx512f") &&
+	       __get_cpuid_count(7, 0, &a, &b, &c, &d) && (d & (1u << 23));
 #else
 	return false;
 #endif
