@@ -7,10 +7,13 @@
  *
  * Rows: vector add of 16 Mi elements, half against float (half moves
  * half the bytes); a 512^3 tiled matrix product with half inputs and a
- * float accumulator, against float inputs. Results are checked against a
- * host reference; the exit status is 1 if one is wrong.
+ * float accumulator, against float inputs; the sums of groups of 256 of
+ * 16 Mi floats by sub_group_reduce_add(), against a __local tree
+ * reduction (where the device has sub-groups). Results are checked
+ * against a host reference; the exit status is 1 if one is wrong.
  */
-#define CL_TARGET_OPENCL_VERSION 120
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 #include <math.h>
 #include <stdbool.h>
@@ -54,7 +57,43 @@ static const char source[] =
 	"}\n"
 	"GEMM(float) GEMM(half)\n";
 
+/* OpenCL C 3.0: sub-groups. Both forms leave one sum per group of WG. */
+static const char reduce_source[] =
+	"#define WG 256\n"
+	"kernel void reduce_tree(global const float *x, global float *out, \n"
+	"			global float *unused)\n"
+	"{\n"
+	"	local float s[WG];\n"
+	"	uint l = get_local_id(0);\n"
+	"	s[l] = x[get_global_id(0)];\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	for (uint k = WG / 2; k > 0; k >>= 1) {\n"
+	"		if (l < k)\n"
+	"			s[l] += s[l + k];\n"
+	"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	}\n"
+	"	if (l == 0)\n"
+	"		out[get_group_id(0)] = s[0];\n"
+	"}\n"
+	/* each sub-group's sum, then the first work-item adds those */
+	"kernel void reduce_sg(global const float *x, global float *out, \n"
+	"		      global float *unused)\n"
+	"{\n"
+	"	local float part[WG];\n"
+	"	float v = sub_group_reduce_add(x[get_global_id(0)]);\n"
+	"	if (get_sub_group_local_id() == 0)\n"
+	"		part[get_sub_group_id()] = v;\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	if (get_local_id(0) < 1) {\n"
+	"		float t = 0;\n"
+	"		for (uint k = 0; k < get_num_sub_groups(); k++)\n"
+	"			t += part[k];\n"
+	"		out[get_group_id(0)] = t;\n"
+	"	}\n"
+	"}\n";
+
 #define TS 16
+#define WG 256
 
 #define CHECK(call)                                                            \
 	do {                                                                   \
@@ -232,6 +271,42 @@ static bool bench_gemm(struct cl *cl, size_t n, unsigned runs, double *ms)
 	return ok;
 }
 
+/* sums of groups of WG: exact for these small integers */
+static bool bench_reduce(struct cl *cl, cl_program p, size_t n,
+			 unsigned runs, double *ms)
+{
+	float *x = xalloc(n * sizeof(float)), *want = xalloc(n / WG * 4);
+	size_t l = WG;
+	cl_program keep = cl->p;
+	bool ok = true;
+
+	for (size_t i = 0; i < n; i++)
+		x[i] = (float)((int)(i % 7) - 3);
+	for (size_t g = 0; g < n / WG; g++) {
+		want[g] = 0;
+		for (size_t i = 0; i < WG; i++)
+			want[g] += x[g * WG + i];
+	}
+	cl->p = p;
+	for (int s = 0; s < 2; s++) {
+		cl_mem m[3] = { buffer(cl, n * 4, x), buffer(cl, n / WG * 4,
+							       NULL),
+				buffer(cl, 4, NULL) };
+		float *got;
+
+		ms[s] = timed(cl, s ? "reduce_sg" : "reduce_tree", m, NULL, 1,
+			      &n, &l, runs);
+		got = result(cl, m[1], n / WG, false);
+		ok &= close_to(got, want, n / WG, 1e-9);
+		free(got);
+		for (int i = 0; i < 3; i++)
+			CHECK(clReleaseMemObject(m[i]));
+	}
+	cl->p = keep;
+	free(x), free(want);
+	return ok;
+}
+
 static bool find_libaccel(cl_device_id *d)
 {
 	cl_platform_id ids[16];
@@ -255,7 +330,10 @@ static bool find_libaccel(cl_device_id *d)
 int main(int argc, char **argv)
 {
 	unsigned runs = 5, mvec = 16, nmat = 512;
-	double vadd[2], gemm[2];
+	double vadd[2], gemm[2], reduce[2];
+	cl_program rp = NULL;
+	cl_uint nsg = 0;
+	bool ok_r = true;
 	struct cl cl;
 	const char *src = source;
 	cl_device_id d;
@@ -305,19 +383,33 @@ int main(int argc, char **argv)
 
 	ok_v = bench_vadd(&cl, (size_t)mvec << 20, runs, vadd);
 	ok_g = bench_gemm(&cl, nmat, runs, gemm);
+	if (clGetDeviceInfo(d, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(nsg), &nsg,
+			    NULL) == CL_SUCCESS && nsg) {
+		src = reduce_source;
+		rp = clCreateProgramWithSource(cl.c, 1, &src, NULL, &e);
+		CHECK(e);
+		CHECK(clBuildProgram(rp, 1, &d, "-cl-std=CL3.0", NULL, NULL));
+		ok_r = bench_reduce(&cl, rp, (size_t)mvec << 20, runs, reduce);
+		CHECK(clReleaseProgram(rp));
+	}
 
 	printf("\n%-26s %10s %10s %8s   %s\n", "milliseconds (best)", "float",
 	       "feature", "ratio", "check");
 	row("vadd, half", vadd[0], vadd[1], ok_v);
 	row("gemm tiled, half inputs", gemm[0], gemm[1], ok_g);
+	if (rp)
+		row("sum, sub-groups vs tree", reduce[0], reduce[1], ok_r);
 	printf("\nsizes: vector add %u Mi elements, matrix %u^2 (tiles "
 	       "%dx%d); best of %u\n", mvec, nmat, TS, TS, runs);
 	bench_print_machine("end");
 	/* "result NAME FLOAT FEATURE" in ms, as compiler-kernels prints */
 	printf("result vadd-half %.4f %.4f\n", vadd[0], vadd[1]);
 	printf("result gemm-half %.4f %.4f\n", gemm[0], gemm[1]);
+	if (rp)
+		printf("result reduce-sub-group %.4f %.4f\n", reduce[0],
+		       reduce[1]);
 	CHECK(clReleaseProgram(cl.p));
 	CHECK(clReleaseCommandQueue(cl.q));
 	CHECK(clReleaseContext(cl.c));
-	return ok_v && ok_g ? 0 : 1;
+	return ok_v && ok_g && ok_r ? 0 : 1;
 }

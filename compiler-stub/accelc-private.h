@@ -95,6 +95,10 @@ int accelc_safe_division(LLVMModuleRef mod);
 
 /* Flag kernels that reach a barrier; sets st->needs_fibers. */
 int accelc_find_barriers(struct lower_state *st);
+/* wg-subgroups.c: must @p k run as fibers for its sub-group functions? */
+bool accelc_subgroups_divergent(struct kernel_desc *k);
+/* wg-subgroups.c: does a kernel call sub-group functions (kernels-ssa)? */
+bool accelc_module_uses_sub_groups(LLVMModuleRef mod);
 
 /* What the lowering of one wrapper needs at hand. */
 struct wrapper {
@@ -165,6 +169,8 @@ int accelc_check_undefined(struct lower_state *st);
 
 /* Link the embedded builtins (and, when needed, the fiber runtime). */
 int accelc_link_builtins(LLVMModuleRef mod, bool fibers, struct strbuf *log);
+/* codegen.c: __accel_sub_group_width() returns @p width */
+void accelc_define_sub_group_width(LLVMModuleRef mod, uint32_t width);
 
 #include <llvm-c/TargetMachine.h>
 
@@ -188,6 +194,8 @@ void accelc_vec_variant_name(const struct accelc_vec_fn *v, char isa,
 
 /* target.c: $ACCEL_CPU_TARGET, else "host" */
 const char *accelc_target_default(void);
+/* target.c: work-items per sub-group of code for @p features */
+uint32_t accelc_target_sub_group_width(const char *features);
 
 void accelc_llvm_init(void);
 int accelc_create_tm(const char *cpu, const char *features, bool opt,

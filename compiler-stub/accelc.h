@@ -196,6 +196,12 @@ struct accelc_kernel_info {
 	 * with ACCELC_KERNEL_FIBERS each work-item's fiber stack
 	 */
 	uint64_t private_per_item;
+	/**
+	 * Work-items per sub-group (the last of a group may have fewer): the
+	 * lanes of a float vector of the code's target; not in the
+	 * container, derived from its CPU features when it is loaded
+	 */
+	uint32_t sub_group_size;
 };
 
 /** What a result holds (accelc_result_get_kind). */

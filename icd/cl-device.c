@@ -96,6 +96,17 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 	if (d->compiler && (d->u64[ACCEL_DEVICE_U64_CAPS] &
 			    ACCEL_DEVICE_CAP_FP16))
 		icd_strcat(&d->extensions, " cl_khr_fp16");
+	/*
+	 * compiler-stub/builtins/sub-group.cl, as the compiler declares them
+	 * (frontend/options.c), on OpenCL C 3.0's __opencl_c_subgroups. Not
+	 * cl_khr_subgroups: a device listing it must make independent
+	 * forward progress, which sub-groups sharing one thread cannot.
+	 */
+	if (d->compiler && d->u64[ACCEL_DEVICE_U64_SUB_GROUP_SIZE])
+		icd_strcat(&d->extensions, " cl_khr_subgroup_extended_types "
+			   "cl_khr_subgroup_shuffle "
+			   "cl_khr_subgroup_shuffle_relative "
+			   "cl_khr_subgroup_clustered_reduce");
 	/* Semaphores and dma-buf import, where the device can (cl-sharing.c). */
 	icd_sharing_extensions(d, &d->extensions);
 	/* "libaccel 0.1.0 (cpu 0.1.0)": the runtime, then the driver. */
@@ -193,7 +204,7 @@ static const char *const atomic_features[] = {
 static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 				     void *value, size_t *size_ret)
 {
-	cl_name_version nv[6 + ICD_ARRAY_SIZE(atomic_features)];
+	cl_name_version nv[7 + ICD_ARRAY_SIZE(atomic_features)];
 	size_t i, n = 0;
 
 	memset(nv, 0, sizeof(nv));
@@ -223,6 +234,11 @@ static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 		strcpy(nv[n].name,
 		       "__opencl_c_work_group_collective_functions");
 		nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
+		/* sub_group_reduce_add() and friends: sub-group.cl */
+		if (d->u64[ACCEL_DEVICE_U64_SUB_GROUP_SIZE]) {
+			strcpy(nv[n].name, "__opencl_c_subgroups");
+			nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
+		}
 	}
 	return icd_info(size, value, size_ret, nv, n * sizeof(nv[0]));
 }
@@ -449,8 +465,15 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	/* optional OpenCL 2.x/3.0 features, all absent */
 	case CL_DEVICE_IMAGE_SUPPORT:
 	case CL_DEVICE_PIPE_SUPPORT:
-	case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
 		return BOOL(false);
+	case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+		/* a work-group's sub-groups share one thread */
+		return BOOL(false);
+	case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+		return UINT(d->compiler && u[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] ?
+			(u[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE] +
+			 u[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] - 1) /
+				u[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] : 0);
 	case CL_DEVICE_MAX_READ_IMAGE_ARGS:
 	case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
 	case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
@@ -467,7 +490,6 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
 	case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
 	case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
-	case CL_DEVICE_MAX_NUM_SUB_GROUPS:
 		return UINT(0);
 	case CL_DEVICE_IMAGE2D_MAX_WIDTH:
 	case CL_DEVICE_IMAGE2D_MAX_HEIGHT:

@@ -411,6 +411,25 @@ static cl_int kernel_device(cl_kernel k, cl_device_id d, int *idx)
 	return *idx < 0 ? CL_INVALID_DEVICE : CL_SUCCESS;
 }
 
+/* CL_KERNEL_WORK_GROUP_SIZE on the program's device @p idx */
+static uint64_t kernel_max_wg(cl_kernel k, int idx)
+{
+	cl_device_id dev = k->prog->devices[idx];
+	uint64_t max = dev->u64[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE];
+	uint64_t limit = dev->u64[ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE];
+	uint64_t own = 0, per_item = 0;
+
+	if (k->reqd[0])
+		max = ICD_MIN(max, k->reqd[0] * k->reqd[1] * k->reqd[2]);
+	/* as many work-items as the group's stack holds, at least 1 */
+	if (k->k[idx])
+		accel_kernel_get_private_mem(k->k[idx], &own, &per_item, NULL);
+	if (limit && per_item)
+		max = ICD_MIN(max, own < limit ?
+				   ICD_MAX((limit - own) / per_item, 1) : 1);
+	return max;
+}
+
 uint64_t icd_kernel_local_mem(cl_kernel k)
 {
 	uint64_t total = k->static_local;
@@ -438,24 +457,9 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
 		return r;
 	dev = k->prog->devices[idx];
 	switch (param) {
-	case CL_KERNEL_WORK_GROUP_SIZE: {
-		uint64_t max = dev->u64[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE];
-		uint64_t limit = dev->u64[ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE];
-		uint64_t own = 0, per_item = 0;
-
-		if (k->reqd[0])
-			max = ICD_MIN(max, k->reqd[0] * k->reqd[1] *
-						   k->reqd[2]);
-		/* as many work-items as the group's stack holds, at least 1 */
-		if (k->k[idx])
-			accel_kernel_get_private_mem(k->k[idx], &own,
-						     &per_item, NULL);
-		if (limit && per_item)
-			max = ICD_MIN(max, own < limit ?
-					   ICD_MAX((limit - own) / per_item, 1) :
-					   1);
-		return icd_info_size(size, value, size_ret, max);
-	}
+	case CL_KERNEL_WORK_GROUP_SIZE:
+		return icd_info_size(size, value, size_ret,
+				     kernel_max_wg(k, idx));
 	case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
 		size_t s[3] = { k->reqd[0], k->reqd[1], k->reqd[2] };
 
@@ -556,11 +560,29 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index,
 	}
 }
 
-cl_int CL_API_CALL clGetKernelSubGroupInfo(
-	cl_kernel k, cl_device_id d, cl_kernel_sub_group_info param _unused_,
-	size_t in_size _unused_, const void *in _unused_, size_t size _unused_,
-	void *value _unused_, size_t *size_ret _unused_)
+/* The work-items of the local size @p in (1 to 3 size_t), 0 if bad. */
+static uint64_t local_items(size_t in_size, const void *in)
 {
+	size_t l[3] = { 1, 1, 1 };
+	uint64_t n = 1;
+
+	if (!in || !in_size || in_size % sizeof(size_t) ||
+	    in_size > sizeof(l))
+		return 0;
+	memcpy(l, in, in_size);
+	for (int d = 0; d < 3; d++)
+		if (__builtin_mul_overflow(n, (uint64_t)l[d], &n))
+			return 0;
+	return n;
+}
+
+cl_int CL_API_CALL clGetKernelSubGroupInfo(
+	cl_kernel k, cl_device_id d, cl_kernel_sub_group_info param,
+	size_t in_size, const void *in, size_t size, void *value,
+	size_t *size_ret)
+{
+	uint32_t sg = 0;
+	uint64_t items, max;
 	cl_int r;
 	int idx;
 
@@ -569,6 +591,57 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(
 	r = kernel_device(k, d, &idx);
 	if (r != CL_SUCCESS)
 		return r;
-	/* No device has sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0). */
-	return CL_INVALID_OPERATION;
+	if (k->k[idx])
+		accel_kernel_get_sub_group_size(k->k[idx], &sg);
+	/* native and built-in kernels, devices that compile nothing */
+	if (!sg)
+		return CL_INVALID_OPERATION;
+	max = kernel_max_wg(k, idx);
+	switch (param) {
+	case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+	case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE:
+		/* sub-groups of consecutive local linear ids, the last one
+		 * of a group shorter (compiler-stub/builtins/sub-group.cl) */
+		items = local_items(in_size, in);
+		if (!items)
+			return CL_INVALID_VALUE;
+		return icd_info_size(size, value, size_ret,
+			param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE ?
+				ICD_MIN(items, sg) : (items + sg - 1) / sg);
+	case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+		size_t count, out[3] = { 0, 0, 0 };
+
+		if (!in || in_size != sizeof(size_t))
+			return CL_INVALID_VALUE;
+		memcpy(&count, in, sizeof(count));
+		/* the dimensions asked for are the size of the answer */
+		if (!size || size % sizeof(size_t) || size > sizeof(out)) {
+			if (value || !size_ret)
+				return CL_INVALID_VALUE;
+			size = sizeof(size_t);
+		}
+		if (k->reqd[0]) {
+			/* the one size the kernel takes, if it fits */
+			items = k->reqd[0] * k->reqd[1] * k->reqd[2];
+			if ((items + sg - 1) / sg == count)
+				for (int i = 0; i < 3; i++)
+					out[i] = k->reqd[i];
+		} else if (count && count <= max / sg &&
+			   count * sg <= k->prog->devices[idx]->u64
+				   [ACCEL_DEVICE_U64_MAX_WORK_ITEM_SIZE_X]) {
+			/* count full sub-groups in x; all 0 if too many */
+			out[0] = count * sg;
+			out[1] = out[2] = 1;
+		}
+		return icd_info(size, value, size_ret, out, size);
+	}
+	case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+		return icd_info_size(size, value, size_ret,
+				     (max + sg - 1) / sg);
+	case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+		/* no kernel attribute asks for a number of sub-groups */
+		return icd_info_size(size, value, size_ret, 0);
+	default:
+		return CL_INVALID_VALUE;
+	}
 }

@@ -325,6 +325,7 @@ struct accel_kernel_def {
 	/* stack of one work-group call, and more per work-item */
 	uint64_t private_size;
 	uint64_t private_per_item;
+	uint32_t sub_group_size;            /* 0: none */
 };
 
 struct accel_program {

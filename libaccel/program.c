@@ -110,6 +110,7 @@ static int copy_kernel(struct accel_device *dev,
 	memcpy(out->wg_size_hint, in->wg_size_hint, sizeof(out->wg_size_hint));
 	out->private_size = in->private_size;
 	out->private_per_item = in->private_per_item;
+	out->sub_group_size = in->sub_group_size;
 	if (!in->private_size_known)
 		out->flags |= ACCEL_KERNEL_DEF_STACK_UNKNOWN;
 	out->name = strdup(in->name);

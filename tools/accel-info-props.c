@@ -36,6 +36,8 @@ const struct u64_prop u64_props[] = {
 	  "Cache (last level)", FMT_BYTES },
 	{ ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE, "max_work_group_size",
 	  "Max work-group size", FMT_NUM },
+	{ ACCEL_DEVICE_U64_SUB_GROUP_SIZE, "sub_group_size",
+	  "Sub-group size", FMT_NUM },
 	{ ACCEL_DEVICE_U64_MAX_WORK_ITEM_DIMS, "max_work_item_dims",
 	  "Max work-item dimensions", FMT_NUM },
 	{ ACCEL_DEVICE_U64_MAX_KERNEL_ARGS, "max_kernel_args",

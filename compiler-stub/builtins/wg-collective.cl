@@ -9,8 +9,6 @@
  * collective is a barrier with a sequential step in between: every
  * work-item publishes its value in the scratch memory (wg-scratch.c), the
  * first one combines them in order, and every work-item reads its result.
- * The barrier in front keeps a collective from overwriting what a
- * previous one's results are still read from.
  */
 #include "builtins.h"
 
@@ -21,12 +19,21 @@ static size_t wg_items(void)
 	return get_local_size(0) * get_local_size(1) * get_local_size(2);
 }
 
-/* s[1 + l] = x for every work-item l; s[0] is the reduction's result */
+/* wg-scratch.c's size: the largest work-group */
+#define ITEMS 4096
+
+/*
+ * Two arrays of the scratch memory: P, where work-item l publishes its
+ * value at P[l], and R, where the results are. P is written before the
+ * first barrier, read and R written between the two, R read after the
+ * second; sub-group.cl's collectives keep the same order, so a
+ * collective may follow another without a barrier in front.
+ */
 #define PUBLISH(T, x)                                                          \
-	local T *s = (local T *)__accel_wg_scratch();                          \
+	local uchar *scr = (local uchar *)__accel_wg_scratch();                \
+	local T *P = (local T *)scr, *R = (local T *)(scr + ITEMS * 8);        \
 	size_t l = get_local_linear_id(), n = wg_items();                      \
-	barrier(CLK_LOCAL_MEM_FENCE);                                          \
-	s[1 + l] = (x);                                                        \
+	P[l] = (x);                                                            \
 	barrier(CLK_LOCAL_MEM_FENCE)
 
 #define ADD(a, b) ((a) + (b))
@@ -37,22 +44,25 @@ static size_t wg_items(void)
 	{                                                                      \
 		PUBLISH(T, x);                                                 \
 		if (l == 0) {                                                  \
-			T r = s[1];                                            \
+			T r = P[0];                                            \
 			for (size_t i = 1; i < n; i++)                         \
-				r = OP(r, s[1 + i]);                           \
-			s[0] = r;                                              \
+				r = OP(r, P[i]);                               \
+			R[0] = r;                                              \
 		}                                                              \
 		barrier(CLK_LOCAL_MEM_FENCE);                                  \
-		return s[0];                                                   \
+		return R[0];                                                   \
 	}                                                                      \
 	T OVL work_group_scan_inclusive_##NAME(T x)                            \
 	{                                                                      \
 		PUBLISH(T, x);                                                 \
-		if (l == 0)                                                    \
+		if (l == 0) {                                                  \
+			T acc = P[0];                                          \
+			R[0] = acc;                                            \
 			for (size_t i = 1; i < n; i++)                         \
-				s[1 + i] = OP(s[i], s[1 + i]);                 \
+				R[i] = acc = OP(acc, P[i]);                    \
+		}                                                              \
 		barrier(CLK_LOCAL_MEM_FENCE);                                  \
-		return s[1 + l];                                               \
+		return R[l];                                                   \
 	}                                                                      \
 	T OVL work_group_scan_exclusive_##NAME(T x)                            \
 	{                                                                      \
@@ -60,13 +70,12 @@ static size_t wg_items(void)
 		if (l == 0) {                                                  \
 			T acc = (ID);                                          \
 			for (size_t i = 0; i < n; i++) {                       \
-				T v = s[1 + i];                                \
-				s[1 + i] = acc;                                \
-				acc = OP(acc, v);                              \
+				R[i] = acc;                                    \
+				acc = OP(acc, P[i]);                           \
 			}                                                      \
 		}                                                              \
 		barrier(CLK_LOCAL_MEM_FENCE);                                  \
-		return s[1 + l];                                               \
+		return R[l];                                                   \
 	}
 
 /* the value of the work-item with that local id (1, 2 or 3 of them) */
@@ -74,9 +83,10 @@ static size_t wg_items(void)
 	T OVL work_group_broadcast(T a, size_t x)                              \
 	{                                                                      \
 		PUBLISH(T, a);                                                 \
-		(void)l;                                                       \
-		(void)n;                                                       \
-		return s[1 + x];                                               \
+		if (l == 0)                                                    \
+			R[0] = x < n ? P[x] : a;                               \
+		barrier(CLK_LOCAL_MEM_FENCE);                                  \
+		return R[0];                                                   \
 	}                                                                      \
 	T OVL work_group_broadcast(T a, size_t x, size_t y)                    \
 	{                                                                      \

@@ -81,7 +81,12 @@ int accelc_pass_check_recursion(struct accelc_pass_ctx *c)
 
 int accelc_pass_link_builtins(struct accelc_pass_ctx *c)
 {
-	return accelc_link_builtins(c->st.mod, false, c->j->log);
+	int r = accelc_link_builtins(c->st.mod, false, c->j->log);
+
+	if (!r)
+		accelc_define_sub_group_width(
+			c->st.mod, accelc_target_sub_group_width(c->j->features));
+	return r;
 }
 
 int accelc_pass_safe_division(struct accelc_pass_ctx *c)

@@ -84,6 +84,23 @@ static bool in_list(const char *list, const char *feat, size_t n)
 }
 
 /*
+ * Work-items per sub-group in code for @p features: the lanes of a float
+ * vector (builtins/sub-group.cl). The CPU device reports the same from
+ * its vector width (cpu-device.c), and program binaries carry the
+ * features, so a kernel's width follows the code it holds.
+ */
+uint32_t accelc_target_sub_group_width(const char *features)
+{
+	if (!features)
+		return 4;
+	if (in_list(features, "avx512f", 7))
+		return 16;
+	if (in_list(features, "avx", 3))
+		return 8;
+	return 4;
+}
+
+/*
  * The host's feature list with exactly @p level's features on, or with
  * @p list's (a CPU's, from clang) when @p level is negative. Features
  * the host list does not name stay as the CPU name implies them.

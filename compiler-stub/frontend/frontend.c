@@ -26,7 +26,8 @@
 	"+cl_khr_local_int32_extended_atomics,"                                \
 	"+cl_khr_byte_addressable_store,"                                      \
 	"+__opencl_c_generic_address_space,"                                   \
-	"+__opencl_c_program_scope_global_variables"
+	"+__opencl_c_program_scope_global_variables,"                          \
+	"+__opencl_c_subgroups"
 
 static int try_path(const char *p, char **ret)
 {

@@ -44,6 +44,19 @@ static const char *const cl30_features[] = {
 	"-D__opencl_c_work_group_collective_functions=1",
 };
 
+/*
+ * The sub-group extensions builtins/sub-group.cl implements, on the
+ * __opencl_c_subgroups of OpenCL C 3.0 (not cl_khr_subgroups, which
+ * promises independent forward progress): clang 16 defines their macros
+ * only for SPIR targets. Must match the device's extension list.
+ */
+static const char *const subgroup_extensions[] = {
+	"-Dcl_khr_subgroup_extended_types=1",
+	"-Dcl_khr_subgroup_shuffle=1",
+	"-Dcl_khr_subgroup_shuffle_relative=1",
+	"-Dcl_khr_subgroup_clustered_reduce=1",
+};
+
 /* Split like a shell would for words and quotes, without expansion. */
 static int next_word(const char **pp, char **ret)
 {
@@ -280,6 +293,10 @@ int accelc_parse_options(const char *options, struct accelc_build_opts *out,
 	argv_add(&o.clang_args, "-Wno-psabi");
 	/* the device's OpenCL version, which clang leaves to us */
 	argv_add(&o.clang_args, "-D__OPENCL_VERSION__=300");
+	if (o.cl_std >= 300)
+		for (size_t i = 0; i < sizeof(subgroup_extensions) /
+		     sizeof(subgroup_extensions[0]); i++)
+			argv_add(&o.clang_args, subgroup_extensions[i]);
 	if (o.cl_std >= 300)
 		for (size_t i = 0; i < sizeof(cl30_features) /
 		     sizeof(cl30_features[0]); i++)

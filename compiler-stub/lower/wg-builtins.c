@@ -29,6 +29,8 @@ enum wi_builtin {
 	WI_WORK_DIM,
 	WI_GLOBAL_LINEAR_ID,
 	WI_LOCAL_LINEAR_ID,
+	WI_SG_CONVERGED,
+	WI_SG_STEP_X,
 	WI_BARRIER,
 };
 
@@ -47,6 +49,12 @@ static const struct {
 	{ "_Z12get_work_dimv", WI_WORK_DIM },
 	{ "_Z20get_global_linear_idv", WI_GLOBAL_LINEAR_ID },
 	{ "_Z19get_local_linear_idv", WI_LOCAL_LINEAR_ID },
+	/* builtins/sub-group.cl: do all sub-groups reach every collective
+	 * together (not with fibers, wg-subgroups.c)? */
+	{ "__accel_sub_groups_converged", WI_SG_CONVERGED },
+	/* the x ids that run a sub-group collective's step: one, the first
+	 * work-item doing every sub-group's, where they converge */
+	{ "__accel_sub_group_step_x", WI_SG_STEP_X },
 	{ "_Z7barrierj", WI_BARRIER },
 	{ "_Z18work_group_barrierj", WI_BARRIER },
 	{ "_Z18work_group_barrierj12memory_scope", WI_BARRIER },
@@ -129,6 +137,10 @@ static LLVMValueRef lower_wi(struct lower *l, struct wrapper *w,
 				 gid[1], "");
 		return LLVMBuildAdd(l->b, LLVMBuildMul(l->b, t, w->gsz[0], ""),
 				    gid[0], "");
+	case WI_SG_CONVERGED:
+		return LLVMConstInt(l->i32, !w->fg, 0);
+	case WI_SG_STEP_X:
+		return w->fg ? w->ls[0] : one;
 	case WI_LOCAL_LINEAR_ID:
 		t = LLVMBuildAdd(l->b,
 				 LLVMBuildMul(l->b, w->lid[2], w->ls[1], ""),

@@ -581,10 +581,10 @@ bool accelc_pass_want_kernels_ssa(const struct accelc_pass_ctx *c)
 	for (uint32_t i = 0; i < c->st.n_kernels; i++)
 		if (!(c->st.kernels[i].info.flags & ACCELC_KERNEL_HAS_BARRIERS))
 			return true;
-	return false;
+	return accelc_module_uses_sub_groups(c->st.mod);
 }
 
-/* SSA form for the implicit barriers' analysis */
+/* SSA form for the implicit barriers' and the sub-groups' analyses */
 int accelc_pass_kernels_ssa(struct accelc_pass_ctx *c)
 {
 	return accelc_run_passes(&c->st, "function(sroa)");
@@ -608,7 +608,8 @@ int accelc_pass_wrappers(struct accelc_pass_ctx *c)
 			implicit = r > 0;
 		}
 		if (implicit || ((k->info.flags & ACCELC_KERNEL_HAS_BARRIERS) &&
-				 accelc_regions_fit(k))) {
+				 accelc_regions_fit(k) &&
+				 !accelc_subgroups_divergent(k))) {
 			r = accelc_regions_wrapper(&c->l, &c->ws[i], &c->rg[i]);
 			if (r)
 				return r;

@@ -34,9 +34,9 @@ static struct accelc_arg_info args[] = {
 
 static struct accelc_kernel_info kernels[] = {
 	{ "first", "first__wg", ACCELC_KERNEL_HAS_BARRIERS, 3, args,
-	  { 8, 2, 1 }, { 0, 0, 0 }, "float4", 4096, 1u << 24, 48 },
+	  { 8, 2, 1 }, { 0, 0, 0 }, "float4", 4096, 1u << 24, 48, 0 },
 	{ "second", "second__wg", ACCELC_KERNEL_STACK_UNKNOWN, 0, NULL,
-	  { 0 }, { 4, 4, 1 }, NULL, 0, 160, 0 },
+	  { 0 }, { 4, 4, 1 }, NULL, 0, 160, 0, 0 },
 };
 
 /* Write @p k (n of them) with the given code; caller frees. */

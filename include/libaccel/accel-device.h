@@ -86,6 +86,13 @@ enum accel_device_u64 {
 	 * sets no limit
 	 */
 	ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE,
+	/**
+	 * work-items per sub-group in the OpenCL C kernels the device
+	 * compiles (the last sub-group of a work-group may have fewer;
+	 * accel_kernel_get_sub_group_size() gives a kernel's own); 0 if the
+	 * device has no sub-groups
+	 */
+	ACCEL_DEVICE_U64_SUB_GROUP_SIZE,
 	ACCEL_DEVICE_U64_COUNT                /**< number of properties, not one */
 };
 

@@ -400,6 +400,20 @@ int accel_kernel_get_hints(struct accel_kernel *kernel,
 			   const char **vec_type_hint);
 
 /**
+ * Work-items per sub-group of the kernel (OpenCL C 6.15.19): consecutive
+ * local linear ids, the last sub-group of a work-group shorter when this
+ * does not divide its size. It follows the code the kernel holds, which
+ * a program binary may have made for another level of the CPU than the
+ * device's ACCEL_DEVICE_U64_SUB_GROUP_SIZE.
+ *
+ * @param[out] ret the size, 0 for kernels without sub-groups (native and
+ *             built-in kernels)
+ * @return 0 or -EINVAL (NULL argument)
+ */
+int accel_kernel_get_sub_group_size(struct accel_kernel *kernel,
+				    uint32_t *ret);
+
+/**
  * Set a buffer argument. @p buf may be NULL (the kernel sees NULL); it
  * may be a buffer of any device of the kernel's context (accel-buffer.h).
  * The kernel holds a reference on the buffer until it is replaced or the

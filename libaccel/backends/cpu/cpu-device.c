@@ -289,6 +289,13 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 	/* OpenCL C needs the compiler module (built with compiler-stub/). */
 	if (cpu_compiler_available())
 		p[ACCEL_DEVICE_U64_CAPS] |= ACCEL_DEVICE_CAP_COMPILER;
+	/*
+	 * A sub-group is the lanes of a float vector, as the compiler makes
+	 * it (accelc_target_sub_group_width(): 16 with AVX-512, 8 with AVX,
+	 * else 4), for code of this level.
+	 */
+	if (p[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER)
+		p[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] = simd / 4;
 	p[ACCEL_DEVICE_U64_VENDOR_ID] = 0;
 	p[ACCEL_DEVICE_U64_DEVICE_ID] = 0;
 	p[ACCEL_DEVICE_U64_COMPUTE_UNITS] = cpus;
