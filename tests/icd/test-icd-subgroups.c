@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sub-groups through the loader: what the device reports (the OpenCL C
+ * 3.0 feature and extensions, no cl_khr_subgroups as there is no
+ * independent forward progress), clGetKernelSubGroupInfo against what
+ * kernels see at run time for 1-, 2- and 3-D groups, and its errors.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "icd-test.h"
+
+static const char src[] =
+	"kernel void info(global uint *o)\n"
+	"{\n"
+	"	if (get_local_linear_id() == 0 && get_group_id(0) == 0 &&\n"
+	"	    get_group_id(1) == 0 && get_group_id(2) == 0) {\n"
+	"		o[0] = get_max_sub_group_size();\n"
+	"		o[1] = get_num_sub_groups();\n"
+	"	}\n"
+	"}\n";
+
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = strstr(list, word); p; p = strstr(p + 1, word))
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+static cl_kernel info_kernel(struct icd_env *env, cl_program *prog)
+{
+	cl_kernel k;
+	cl_int e;
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	*prog = icd_test_build(env, src, "-cl-std=CL3.0");
+	k = clCreateKernel(*prog, "info", &e);
+	CL_OK(e);
+	return k;
+}
+
+static void test_device(void **state)
+{
+	struct icd_env *env = *state;
+	char ext[8192] = "";
+	cl_name_version feats[64];
+	size_t size = 0;
+	cl_uint nsg = 0;
+	cl_bool ifp = CL_TRUE;
+	bool feature = false;
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_EXTENSIONS,
+			      sizeof(ext) - 1, ext, NULL));
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_MAX_NUM_SUB_GROUPS,
+			      sizeof(nsg), &nsg, NULL));
+	CL_OK(clGetDeviceInfo(env->device,
+			      CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS,
+			      sizeof(ifp), &ifp, NULL));
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_OPENCL_C_FEATURES,
+			      sizeof(feats), feats, &size));
+	for (size_t i = 0; i < size / sizeof(feats[0]); i++)
+		feature |= !strcmp(feats[i].name, "__opencl_c_subgroups");
+	assert_true(nsg > 0);
+	assert_true(feature);
+	assert_int_equal(ifp, CL_FALSE);
+	assert_false(has_word(ext, "cl_khr_subgroups"));
+	assert_true(has_word(ext, "cl_khr_subgroup_shuffle"));
+	assert_true(has_word(ext, "cl_khr_subgroup_shuffle_relative"));
+	assert_true(has_word(ext, "cl_khr_subgroup_extended_types"));
+	assert_true(has_word(ext, "cl_khr_subgroup_clustered_reduce"));
+}
+
+/* The query against the kernel's own view, for each local size. */
+static void test_ndrange(void **state)
+{
+	struct icd_env *env = *state;
+	static const size_t locals[][3] = {
+		{ 1, 1, 1 }, { 7, 1, 1 }, { 16, 1, 1 }, { 64, 1, 1 },
+		{ 100, 1, 1 }, { 8, 8, 1 }, { 5, 3, 1 }, { 4, 4, 4 },
+		{ 3, 5, 7 },
+	};
+	cl_program prog;
+	cl_kernel k = info_kernel(env, &prog);
+	cl_int e;
+	cl_mem out = clCreateBuffer(env->ctx, CL_MEM_READ_WRITE,
+				    2 * sizeof(cl_uint), NULL, &e);
+
+	CL_OK(e);
+	CL_OK(clSetKernelArg(k, 0, sizeof(out), &out));
+	for (size_t i = 0; i < ICD_TEST_ARRAY_SIZE(locals); i++) {
+		for (cl_uint dim = 1; dim <= 3; dim++) {
+			size_t max = 0, count = 0, global[3];
+			cl_uint seen[2];
+
+			if (dim < 3 && locals[i][dim] != 1)
+				continue;
+			for (cl_uint d = 0; d < 3; d++)
+				global[d] = 2 * locals[i][d];
+			CL_OK(clGetKernelSubGroupInfo(
+				k, env->device,
+				CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+				dim * sizeof(size_t), locals[i], sizeof(max),
+				&max, NULL));
+			CL_OK(clGetKernelSubGroupInfo(
+				k, NULL, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+				dim * sizeof(size_t), locals[i], sizeof(count),
+				&count, NULL));
+			CL_OK(clEnqueueNDRangeKernel(env->queue, k, dim, NULL,
+						     global, locals[i], 0, NULL,
+						     NULL));
+			CL_OK(clEnqueueReadBuffer(env->queue, out, CL_TRUE, 0,
+						  sizeof(seen), seen, 0, NULL,
+						  NULL));
+			if (seen[0] != max || seen[1] != count)
+				print_error("local %zux%zux%zu (%u-D): query "
+					    "%zu/%zu, kernel %u/%u\n",
+					    locals[i][0], locals[i][1],
+					    locals[i][2], dim, max, count,
+					    seen[0], seen[1]);
+			assert_int_equal(seen[0], max);
+			assert_int_equal(seen[1], count);
+		}
+	}
+	CL_OK(clReleaseMemObject(out));
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseProgram(prog));
+}
+
+static void test_counts(void **state)
+{
+	struct icd_env *env = *state;
+	cl_program prog;
+	cl_kernel k = info_kernel(env, &prog);
+	size_t w, big = 4096, wg, maxn, compile, count, l[3];
+	size_t ret = 0;
+
+	CL_OK(clGetKernelSubGroupInfo(k, env->device,
+				      CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+				      sizeof(big), &big, sizeof(w), &w, NULL));
+	CL_OK(clGetKernelWorkGroupInfo(k, env->device,
+				       CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg),
+				       &wg, NULL));
+	CL_OK(clGetKernelSubGroupInfo(k, env->device,
+				      CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+				      sizeof(maxn), &maxn, &ret));
+	assert_int_equal(ret, sizeof(size_t));
+	assert_int_equal(maxn, (wg + w - 1) / w);
+	CL_OK(clGetKernelSubGroupInfo(k, env->device,
+				      CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, NULL,
+				      sizeof(compile), &compile, NULL));
+	assert_int_equal(compile, 0);
+	/* a local size for 3 sub-groups, in 1 and in 3 dimensions */
+	count = 3;
+	CL_OK(clGetKernelSubGroupInfo(k, env->device,
+				      CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+				      sizeof(count), &count, sizeof(size_t), l,
+				      &ret));
+	assert_int_equal(ret, sizeof(size_t));
+	assert_int_equal(l[0], 3 * w);
+	CL_OK(clGetKernelSubGroupInfo(k, env->device,
+				      CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+				      sizeof(count), &count, sizeof(l), l,
+				      &ret));
+	assert_int_equal(ret, sizeof(l));
+	assert_int_equal(l[0] * l[1] * l[2], 3 * w);
+	/* more than a group holds, and none: all zeros */
+	count = maxn + 1;
+	CL_OK(clGetKernelSubGroupInfo(k, env->device,
+				      CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+				      sizeof(count), &count, sizeof(l), l,
+				      NULL));
+	assert_true(!l[0] && !l[1] && !l[2]);
+	count = 0;
+	CL_OK(clGetKernelSubGroupInfo(k, env->device,
+				      CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+				      sizeof(count), &count, sizeof(l), l,
+				      NULL));
+	assert_true(!l[0] && !l[1] && !l[2]);
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseProgram(prog));
+}
+
+static void test_errors(void **state)
+{
+	struct icd_env *env = *state;
+	cl_program prog;
+	cl_kernel k = info_kernel(env, &prog);
+	size_t four[4] = { 4, 4, 4, 4 }, v = 0, zero = 0;
+	char small;
+	cl_int e;
+	const char *bad_src = "kernel void k(global uint *o)\n"
+			      "{ o[0] = get_sub_group_size(); }\n";
+	cl_program p12;
+
+	assert_int_equal(clGetKernelSubGroupInfo(
+				 NULL, env->device,
+				 CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+				 sizeof(v), &v, NULL),
+			 CL_INVALID_KERNEL);
+	assert_int_equal(clGetKernelSubGroupInfo(k, env->device, 0x7fff, 0,
+						 NULL, sizeof(v), &v, NULL),
+			 CL_INVALID_VALUE);
+	/* the local size: missing, empty, 4-D, ragged, with a 0 */
+	assert_int_equal(clGetKernelSubGroupInfo(
+				 k, env->device,
+				 CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+				 sizeof(size_t), NULL, sizeof(v), &v, NULL),
+			 CL_INVALID_VALUE);
+	assert_int_equal(clGetKernelSubGroupInfo(
+				 k, env->device,
+				 CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 0, four,
+				 sizeof(v), &v, NULL),
+			 CL_INVALID_VALUE);
+	assert_int_equal(clGetKernelSubGroupInfo(
+				 k, env->device,
+				 CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+				 sizeof(four), four, sizeof(v), &v, NULL),
+			 CL_INVALID_VALUE);
+	assert_int_equal(clGetKernelSubGroupInfo(
+				 k, env->device,
+				 CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 5, four,
+				 sizeof(v), &v, NULL),
+			 CL_INVALID_VALUE);
+	assert_int_equal(clGetKernelSubGroupInfo(
+				 k, env->device,
+				 CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+				 sizeof(zero), &zero, sizeof(v), &v, NULL),
+			 CL_INVALID_VALUE);
+	assert_int_equal(clGetKernelSubGroupInfo(
+				 k, env->device,
+				 CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, 0,
+				 NULL, sizeof(v), &v, NULL),
+			 CL_INVALID_VALUE);
+	/* an answer that does not fit */
+	assert_int_equal(clGetKernelSubGroupInfo(
+				 k, env->device,
+				 CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+				 sizeof(small), &small, NULL),
+			 CL_INVALID_VALUE);
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseProgram(prog));
+	/* OpenCL C 1.2 has no sub-groups */
+	p12 = clCreateProgramWithSource(env->ctx, 1, &bad_src, NULL, &e);
+	CL_OK(e);
+	assert_int_equal(clBuildProgram(p12, 1, &env->device, "-cl-std=CL1.2",
+					NULL, NULL),
+			 CL_BUILD_PROGRAM_FAILURE);
+	CL_OK(clReleaseProgram(p12));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_device, icd_env_setup,
+						icd_env_teardown),
+		cmocka_unit_test_setup_teardown(test_ndrange, icd_env_setup,
+						icd_env_teardown),
+		cmocka_unit_test_setup_teardown(test_counts, icd_env_setup,
+						icd_env_teardown),
+		cmocka_unit_test_setup_teardown(test_errors, icd_env_setup,
+						icd_env_teardown),
+	};
+
+	return ICD_TEST_RUN("icd-subgroups", tests);
+}
