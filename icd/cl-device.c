@@ -106,7 +106,8 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 		icd_strcat(&d->extensions, " cl_khr_subgroup_extended_types "
 			   "cl_khr_subgroup_shuffle "
 			   "cl_khr_subgroup_shuffle_relative "
-			   "cl_khr_subgroup_clustered_reduce");
+			   "cl_khr_subgroup_clustered_reduce "
+			   "cl_khr_subgroup_rotate");
 	/* Semaphores and dma-buf import, where the device can (cl-sharing.c). */
 	icd_sharing_extensions(d, &d->extensions);
 	/* "libaccel 0.1.0 (cpu 0.1.0)": the runtime, then the driver. */

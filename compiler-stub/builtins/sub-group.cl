@@ -2,8 +2,8 @@
 /*
  * Sub-groups (OpenCL C 6.15.19, OpenCL C 3.0's __opencl_c_subgroups)
  * and the extensions built on them that need no more than uniform control
- * flow: cl_khr_subgroup_extended_types, _shuffle, _shuffle_relative and
- * _clustered_reduce.
+ * flow: cl_khr_subgroup_extended_types, _shuffle, _shuffle_relative,
+ * _clustered_reduce and _rotate.
  *
  * A sub-group is a run of W consecutive local linear ids, W the lanes of
  * a float vector of the target (__accel_sub_group_width(), defined by the
@@ -244,6 +244,14 @@ void OVL sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope)
 		return c ? RESULT(T) : x;                                        \
 	}
 
+/* (i + d) mod m, for either sign of d */
+static uint rotated(uint i, int d, uint m)
+{
+	long r = ((long)i + d) % (long)m;
+
+	return (uint)(r < 0 ? r + m : r);
+}
+
 /*
  * Lane @p k's value, each lane its own k; out-of-range lanes (undefined)
  * give the caller's own, never a slot outside the sub-group.
@@ -271,6 +279,17 @@ void OVL sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope)
 	T OVL sub_group_shuffle_down(T x, uint d)                              \
 	{                                                                      \
 		return sub_group_shuffle(x, get_sub_group_local_id() + d);     \
+	}                                                                      \
+	T OVL sub_group_rotate(T x, int d)                                     \
+	{                                                                      \
+		return sub_group_shuffle(x, rotated(get_sub_group_local_id(),  \
+					    d, get_max_sub_group_size()));     \
+	}                                                                      \
+	T OVL sub_group_clustered_rotate(T x, int d, uint c)                   \
+	{                                                                      \
+		uint i = get_sub_group_local_id();                             \
+		return sub_group_shuffle(                                      \
+			x, c ? i - i % c + rotated(i % c, d, c) : i);          \
 	}
 
 /* vectors: element by element (each a scalar broadcast) */

@@ -55,6 +55,7 @@ static const char *const subgroup_extensions[] = {
 	"-Dcl_khr_subgroup_shuffle=1",
 	"-Dcl_khr_subgroup_shuffle_relative=1",
 	"-Dcl_khr_subgroup_clustered_reduce=1",
+	"-Dcl_khr_subgroup_rotate=1",
 };
 
 /* Split like a shell would for words and quotes, without expansion. */

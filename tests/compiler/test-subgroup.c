@@ -3,8 +3,8 @@
  * Sub-groups (OpenCL C 3.0 6.15.19 and the cl_khr_subgroup_* extensions
  * the CPU device lists) against a host reference: the sub-group queries,
  * all/any, reduce and both scans with add/min/max, broadcast (scalars and
- * a vector), shuffle, shuffle_xor, shuffle_up/down and clustered reduces,
- * for every type they take: groups of 1 to 64 work-items with partial
+ * a vector), shuffle, shuffle_xor, shuffle_up/down, clustered reduces and
+ * rotates, for every type they take: groups of 1 to 64 work-items with partial
  * groups and partial sub-groups, 2-D and 3-D groups, a group of 1024, and
  * collectives reached only by some sub-groups (the fiber path). The
  * sub-group is W consecutive local linear ids, W the kernel's
@@ -43,14 +43,14 @@ static const struct {
 	{ "half", 2, true, true, -INFINITY, INFINITY },
 };
 
-#define N_OPS 17
+#define N_OPS 19
 static const char *const op_names[N_OPS] = {
 	"reduce_add", "reduce_min", "reduce_max",
 	"scan_inclusive_add", "scan_inclusive_min", "scan_inclusive_max",
 	"scan_exclusive_add", "scan_exclusive_min", "scan_exclusive_max",
 	"broadcast", "shuffle", "shuffle_xor", "shuffle_up", "shuffle_down",
 	"clustered_reduce_add(4)", "clustered_reduce_max(2)",
-	"broadcast (vector of 3)",
+	"broadcast (vector of 3)", "rotate(3)", "clustered_rotate(1, 4)",
 };
 /* per work-item: id, local id, size, count, max size, enqueued count,
  * all, any */
@@ -94,6 +94,8 @@ static const char src[] =
 	"	r[14 * n + g] = c ? sub_group_clustered_reduce_add(v, 4u) : v;\\\n"
 	"	r[15 * n + g] = c ? sub_group_clustered_reduce_max(v, 2u) : v;\\\n"
 	"	r[16 * n + g] = sub_group_broadcast(v3, min(bb, sz - 1)).s2; \\\n"
+	"	r[17 * n + g] = sub_group_rotate(v, 3); \\\n"
+	"	r[18 * n + g] = c ? sub_group_clustered_rotate(v, 1, 4u) : v; \\\n"
 	"	info[N_INFO * g + 0] = get_sub_group_id(); \\\n"
 	"	info[N_INFO * g + 1] = lane; \\\n"
 	"	info[N_INFO * g + 2] = sz; \\\n"
@@ -248,6 +250,14 @@ static unsigned check_sub_group(enum ty t, const unsigned char *x,
 						 get(t, x + ids[c2 + 1] * sz));
 		}
 		want[16] = want[9] + 2;
+		/* modulo the largest sub-group; lanes past a shorter one's
+		 * end are undefined */
+		check[17] = (j + 3) % maxsz < m;
+		want[17] = check[17] ?
+			get(t, x + ids[(j + 3) % maxsz] * sz) : 0;
+		check[18] = maxsz < 4 || c4 + (j + 1) % 4 < m;
+		want[18] = maxsz < 4 ? v :
+			check[18] ? get(t, x + ids[c4 + (j + 1) % 4] * sz) : 0;
 		for (int k = 0; k < N_OPS; k++) {
 			long double got = get(t, r + (k * n + ids[j]) * sz);
 

@@ -75,6 +75,7 @@ static void test_device(void **state)
 	assert_true(has_word(ext, "cl_khr_subgroup_shuffle_relative"));
 	assert_true(has_word(ext, "cl_khr_subgroup_extended_types"));
 	assert_true(has_word(ext, "cl_khr_subgroup_clustered_reduce"));
+	assert_true(has_word(ext, "cl_khr_subgroup_rotate"));
 }
 
 /* The query against the kernel's own view, for each local size. */
