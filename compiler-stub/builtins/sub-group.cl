@@ -14,10 +14,10 @@
  * step in between (as in wg-collective.cl): every work-item publishes its
  * value in the scratch memory (wg-scratch.c), a barrier, the values are
  * combined (STEP below), a barrier, and every lane reads its result.
- * Kernels whose sub-group functions are not
- * reached by the whole work-group alike run as fibers (wg-subgroups.c),
- * where a barrier waits for the work-items that reach one: each sub-group
- * then steps through its own collectives.
+ * Kernels whose sub-group functions are not reached by the whole
+ * work-group alike run as fibers (wg-subgroups.c), where a barrier waits
+ * for the work-items that reach one: each sub-group then steps through
+ * its own collectives.
  */
 #include "builtins.h"
 
