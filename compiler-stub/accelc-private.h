@@ -62,6 +62,10 @@ int accelc_spawn(char *const argv[], struct strbuf *log, uint32_t timeout_ms);
 /* The clang executable to use (malloc'ed), -ENOENT. */
 int accelc_find_clang(const char *override, char **ret);
 
+/* The SPIR-V translator (malloc'ed): $ACCEL_LLVM_SPIRV, the build's
+ * llvm-spirv-15, llvm-spirv-15 on $PATH; -ENOENT. */
+int accelc_find_translator(char **ret);
+
 /* clang: @p src_path to LLVM bitcode at @p bc_path. */
 int accelc_frontend(const char *clang, const struct accelc_build_opts *bo,
 		    const char *src_path, const char *bc_path,

@@ -22,9 +22,10 @@ static const char *access_names[] = { "", "read_only ", "write_only ",
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: accelc [options] FILE.cl|FILE.bin\n"
+		"usage: accelc [options] FILE.cl|FILE.spv|FILE.bin\n"
 		"A FILE starting with the program binary magic is read as one\n"
-		"(for another CPU: give --cpu and --features to check against).\n"
+		"(for another CPU: give --cpu and --features to check against);\n"
+		"one starting with the SPIR-V magic is built as a module.\n"
 		"  -b, --build-options OPTS  OpenCL build options\n"
 		"  -o, --output FILE         write the program binary to FILE\n"
 		"      --shared-object FILE  write the code (a shared object)\n"
@@ -173,6 +174,13 @@ static void list(const struct accelc_result *res)
 static bool is_binary(const char *data, size_t len)
 {
 	return len >= 8 && !memcmp(data, "ACCELBIN", 8);
+}
+
+static bool is_spirv(const char *data, size_t len)
+{
+	static const unsigned char magic[4] = { 0x03, 0x02, 0x23, 0x07 };
+
+	return len >= 4 && !memcmp(data, magic, 4);
 }
 
 struct outputs {
@@ -390,6 +398,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		r = accelc_load_binary(&o, src, len, &res);
+	} else if (is_spirv(src, len)) {
+		r = accelc_compile_il(&o, src, len, 0, NULL, 0, &res);
 	} else {
 		r = accelc_compile(&o, src, len, &res);
 	}

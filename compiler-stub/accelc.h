@@ -255,6 +255,41 @@ ACCELC_API int accelc_compile_object(const struct accelc_options *opts,
 				     const char *const *header_sources,
 				     struct accelc_result **ret);
 
+/** A SPIR-V specialization constant's value (accelc_compile_il()). */
+struct accelc_spec_const {
+	/** its SpecId */
+	uint32_t id;
+	/** bytes of its type: 1 (bool, char), 2, 4 or 8 */
+	uint32_t size;
+	/** the value's bits (a float's as they are), little-endian */
+	uint64_t value;
+};
+
+/** accelc_compile_il() flag: make an object, not an executable. */
+#define ACCELC_IL_OBJECT (1u << 0)
+
+/**
+ * Build a SPIR-V module (OpenCL environment, SPIR-V 1.0 to 1.4, 64-bit
+ * addressing) into an executable, or with ACCELC_IL_OBJECT into an object
+ * to link. The module goes through llvm-spirv-15 (a child process, under
+ * the deadline) and then the same pipeline as a source; build options are
+ * the code generation ones. A module the translator refuses (malformed,
+ * an unknown capability, a bad specialization constant id or size) fails
+ * with -ENOEXEC and the translator's message in the log.
+ *
+ * @param spec @p n_spec specialization constant values, a later one for
+ *        the same id winning
+ * @param ret as for accelc_compile()
+ * @return as accelc_compile(); -ENOENT also when llvm-spirv-15 is missing
+ */
+ACCELC_API int accelc_compile_il(const struct accelc_options *opts,
+				 const void *il, size_t size, uint32_t n_spec,
+				 const struct accelc_spec_const *spec,
+				 uint32_t flags, struct accelc_result **ret);
+
+/** @return whether accelc_compile_il() finds its translator (1 or 0) */
+ACCELC_API int accelc_il_available(void);
+
 /**
  * Link objects and libraries (containers of those kinds, as
  * accelc_result_get_container() gives them) into an executable, or with

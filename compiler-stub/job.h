@@ -63,6 +63,9 @@ char *job_fiber_obj_path(const struct job *j);
 #define ACCELC_CODEGEN_CONTAINER "program.bin"
 #define ACCELC_CODEGEN_IR "program.ll"
 #define ACCELC_CODEGEN_ASM "program.s"
+/* The bitcode at j->bc, free of temporary names, as an object container
+ * in j->res (object.c). */
+int job_object(struct job *j);
 /* Set j->res's container from parts (code: the ELF object or bitcode). */
 int job_container(struct job *j, uint32_t kind, const void *code,
 		  size_t code_size);

@@ -296,3 +296,25 @@ int accelc_cache_key_bitcode(const char *clang,
 	accelc_sha256_update(&h, data, len);
 	return accelc_sha256_final(&h, key);
 }
+
+int accelc_cache_key_il(const char *clang, const char *translator,
+			const struct accelc_options *o, const char *cpu,
+			const char *features, const void *il, size_t len,
+			uint32_t n_spec, const struct accelc_spec_const *spec,
+			uint8_t key[ACCELC_SHA256_SIZE])
+{
+	struct accelc_sha256 h;
+	uint64_t n = len;
+
+	hash_build(&h, "spirv", o, clang, cpu, features);
+	hash_file_id(&h, translator);
+	accelc_sha256_update(&h, &n, sizeof(n));
+	accelc_sha256_update(&h, il, len);
+	/* in order: a later value for the same id wins */
+	for (uint32_t i = 0; i < n_spec; i++) {
+		uint64_t v[3] = { spec[i].id, spec[i].size, spec[i].value };
+
+		accelc_sha256_update(&h, v, sizeof(v));
+	}
+	return accelc_sha256_final(&h, key);
+}

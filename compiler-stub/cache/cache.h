@@ -87,6 +87,17 @@ int accelc_cache_key_bitcode(const char *clang,
 			     const char *features, const void *data,
 			     size_t len, uint8_t key[ACCELC_SHA256_SIZE]);
 
+/*
+ * The key of a SPIR-V build: the module's bytes, the specialization
+ * constants, the translator's identity and everything
+ * accelc_cache_key_bitcode() takes. @return 0, -ENOMEM
+ */
+int accelc_cache_key_il(const char *clang, const char *translator,
+			const struct accelc_options *o, const char *cpu,
+			const char *features, const void *il, size_t len,
+			uint32_t n_spec, const struct accelc_spec_const *spec,
+			uint8_t key[ACCELC_SHA256_SIZE]);
+
 /* A whole file, malloc'ed, NUL-terminated (compile.c). @return 0, -errno */
 int accelc_read_file(const char *path, void **data, size_t *len);
 

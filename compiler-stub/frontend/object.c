@@ -94,7 +94,7 @@ static int write_headers(struct job *j, uint32_t n, const char *const *names,
  * object is the same bytes on every compile, and link cache keys over
  * objects work), as the object container.
  */
-static int make_object(struct job *j)
+int job_object(struct job *j)
 {
 	LLVMContextRef ctx = LLVMContextCreate();
 	LLVMMemoryBufferRef mb = NULL, out = NULL;
@@ -164,6 +164,6 @@ int accelc_compile_object(const struct accelc_options *opts,
 		r = accelc_frontend(j.clang, &j.bo, j.src, j.bc,
 				    j.o.timeout_ms, &log);
 	if (r == 0)
-		r = make_object(&j);
+		r = job_object(&j);
 	return job_finish(&j, r, ret);
 }
