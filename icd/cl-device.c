@@ -108,6 +108,8 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 			   "cl_khr_subgroup_shuffle_relative "
 			   "cl_khr_subgroup_clustered_reduce "
 			   "cl_khr_subgroup_rotate");
+	if (d->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_IL)
+		icd_strcat(&d->extensions, " cl_khr_il_program");
 	/* Semaphores and dma-buf import, where the device can (cl-sharing.c). */
 	icd_sharing_extensions(d, &d->extensions);
 	/* "libaccel 0.1.0 (cpu 0.1.0)": the runtime, then the driver. */
@@ -416,9 +418,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 					      d->built_in_kernels, ';',
 					      built_in_kernel_version);
 	case CL_DEVICE_IL_VERSION:
-		return STRING("");
 	case CL_DEVICE_ILS_WITH_VERSION:
-		return icd_info(size, value, size_ret, NULL, 0);
+		return icd_device_il_info(d, param, size, value, size_ret);
 	case CL_DEVICE_PRINTF_BUFFER_SIZE:
 		return SIZE(d->u64[ACCEL_DEVICE_U64_PRINTF_BUFFER_SIZE]);
 	case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:

@@ -78,14 +78,21 @@ cl_int icd_program_build_one(cl_program p, cl_uint i, const char *source,
 		return CL_COMPILER_NOT_AVAILABLE;
 	}
 	b->status = CL_BUILD_IN_PROGRESS;
-	e = accel_program_new_source(d->dev, source, 0, options, &log,
-				     &b->prog);
+	if (p->origin == ICD_PROGRAM_IL)
+		e = accel_program_new_il(d->dev, p->il, p->il_size, options,
+					 p->n_spec, p->spec, 0, &log,
+					 &b->prog);
+	else
+		e = accel_program_new_source(d->dev, source, 0, options, &log,
+					     &b->prog);
 	b->log = log ? log : strdup("");
 	if (e == 0) {
 		b->status = CL_BUILD_SUCCESS;
 		b->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-		/* from source (a binary's build is use_binary()) */
-		b->arg_info = icd_options_arg_info(options);
+		/* from source (a binary's build is use_binary()); a
+		 * module's names are not the source's */
+		b->arg_info = p->origin == ICD_PROGRAM_SOURCE &&
+			      icd_options_arg_info(options);
 		return CL_SUCCESS;
 	}
 	b->status = CL_BUILD_ERROR;

@@ -41,7 +41,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param,
 				       p->origin == ICD_PROGRAM_SOURCE ?
 					       p->source : "");
 	case CL_PROGRAM_IL:
-		return icd_info(size, value, size_ret, NULL, 0);
+		return icd_info(size, value, size_ret, p->il, p->il_size);
 	case CL_PROGRAM_BINARY_SIZES: {
 		size_t sizes[p->n_devices];
 
@@ -143,19 +143,5 @@ cl_int CL_API_CALL clSetProgramReleaseCallback(
 	if (!icd_object_valid(p, ICD_MAGIC_PROGRAM))
 		return CL_INVALID_PROGRAM;
 	/* No device has program-scope global destructors. */
-	return CL_INVALID_OPERATION;
-}
-
-cl_int CL_API_CALL clSetProgramSpecializationConstant(
-	cl_program p, cl_uint id _unused_, size_t size _unused_,
-	const void *value _unused_)
-{
-	if (!icd_object_valid(p, ICD_MAGIC_PROGRAM))
-		return CL_INVALID_PROGRAM;
-	/*
-	 * Only programs from an intermediate language have them, and no
-	 * device takes IL: the specification's answer is then
-	 * CL_INVALID_OPERATION.
-	 */
 	return CL_INVALID_OPERATION;
 }

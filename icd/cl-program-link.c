@@ -28,13 +28,20 @@ static cl_int compile_one(cl_program p, cl_uint i, const char *options,
 		b->status = CL_BUILD_ERROR;
 		return CL_COMPILER_NOT_AVAILABLE;
 	}
-	e = accel_program_compile(p->devices[i]->dev, p->source, 0, options,
-				  n, names, texts, &log, &b->object);
+	if (p->origin == ICD_PROGRAM_IL)
+		e = accel_program_new_il(p->devices[i]->dev, p->il, p->il_size,
+					 options, p->n_spec, p->spec,
+					 ACCEL_IL_OBJECT, &log, &b->object);
+	else
+		e = accel_program_compile(p->devices[i]->dev, p->source, 0,
+					  options, n, names, texts, &log,
+					  &b->object);
 	b->log = log ? log : strdup("");
 	b->status = e == 0 ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
 	if (e == 0) {
 		b->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-		b->arg_info = icd_options_arg_info(options);
+		b->arg_info = p->origin == ICD_PROGRAM_SOURCE &&
+			      icd_options_arg_info(options);
 	}
 	if (!b->log)
 		return CL_OUT_OF_HOST_MEMORY;
@@ -87,7 +94,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n,
 	r = check_headers(num_headers, headers, header_names, &texts);
 	if (r != CL_SUCCESS)
 		return r;
-	if (p->origin != ICD_PROGRAM_SOURCE) {
+	if (p->origin != ICD_PROGRAM_SOURCE && p->origin != ICD_PROGRAM_IL) {
 		free(texts);
 		return CL_INVALID_OPERATION;
 	}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Programs: the object, and the constructors from source, built-in kernels
- * and intermediate language (none). Building is in cl-program-build.c,
+ * and intermediate language (SPIR-V). Building is in cl-program-build.c,
  * compiling and linking in cl-program-link.c, binaries in
  * cl-program-binary.c, queries in cl-program-info.c.
  */
@@ -69,6 +69,8 @@ void icd_program_free(cl_program p)
 	free(p->source);
 	free(p->binary_options);
 	free(p->kernel_names);
+	free(p->il);
+	free(p->spec);
 	pthread_mutex_destroy(&p->lock);
 	icd_put(p->ctx);
 	p->obj.magic = ICD_MAGIC_FREED;
@@ -208,15 +210,87 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
 	ICD_RETURN_ERR(err, CL_SUCCESS, p);
 }
 
-cl_program CL_API_CALL clCreateProgramWithIL(cl_context ctx,
-					     const void *il _unused_,
-					     size_t length _unused_,
-					     cl_int *err)
+/*
+ * The module is kept as given: whether it is SPIR-V that builds is the
+ * build's question, answered with CL_BUILD_PROGRAM_FAILURE and a log.
+ */
+cl_program CL_API_CALL clCreateProgramWithIL(cl_context ctx, const void *il,
+					     size_t length, cl_int *err)
 {
+	bool any = false;
+	cl_program p;
+	cl_uint i;
+
 	if (!icd_object_valid(ctx, ICD_MAGIC_CONTEXT))
 		ICD_RETURN_ERR(err, CL_INVALID_CONTEXT, NULL);
-	/* No device takes an intermediate language (CL_DEVICE_IL_VERSION). */
-	ICD_RETURN_ERR(err, CL_INVALID_OPERATION, NULL);
+	if (!il || !length)
+		ICD_RETURN_ERR(err, CL_INVALID_VALUE, NULL);
+	for (i = 0; i < ctx->n_devices; i++)
+		any |= (ctx->devices[i]->u64[ACCEL_DEVICE_U64_CAPS] &
+			ACCEL_DEVICE_CAP_IL) != 0;
+	/* no device takes IL (CL_DEVICE_IL_VERSION is empty) */
+	if (!any)
+		ICD_RETURN_ERR(err, CL_INVALID_OPERATION, NULL);
+	p = icd_program_alloc(ctx, ICD_PROGRAM_IL, ctx->n_devices,
+			      ctx->devices);
+	if (p)
+		p->il = malloc(length);
+	if (!p || !p->il) {
+		if (p)
+			icd_put(p);
+		ICD_RETURN_ERR(err, CL_OUT_OF_HOST_MEMORY, NULL);
+	}
+	memcpy(p->il, il, length);
+	p->il_size = length;
+	ICD_RETURN_ERR(err, CL_SUCCESS, p);
+}
+
+cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context ctx,
+						const void *il, size_t length,
+						cl_int *err)
+{
+	return clCreateProgramWithIL(ctx, il, length, err);
+}
+
+cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program p,
+						      cl_uint id, size_t size,
+						      const void *value)
+{
+	struct accel_spec_constant *s;
+	uint32_t want;
+	cl_int r = CL_SUCCESS;
+	cl_uint i;
+	int e;
+
+	if (!icd_object_valid(p, ICD_MAGIC_PROGRAM))
+		return CL_INVALID_PROGRAM;
+	if (p->origin != ICD_PROGRAM_IL)
+		return CL_INVALID_PROGRAM;
+	e = accel_il_get_spec_constant_size(p->il, p->il_size, id, &want);
+	if (e == -ENOENT || e == -EINVAL)
+		return CL_INVALID_SPEC_ID;
+	if (size != want || !value)
+		return CL_INVALID_VALUE;
+	pthread_mutex_lock(&p->lock);
+	for (i = 0; i < p->n_spec && p->spec[i].id != id; i++)
+		;
+	if (i == p->n_spec) {
+		s = realloc(p->spec, (p->n_spec + 1) * sizeof(*s));
+		if (!s) {
+			r = CL_OUT_OF_HOST_MEMORY;
+			goto out;
+		}
+		p->spec = s;
+		p->n_spec++;
+	}
+	p->spec[i].id = id;
+	p->spec[i].size = (uint32_t)size;
+	p->spec[i].value = 0;
+	/* the low bytes of the value, little-endian as the host */
+	memcpy(&p->spec[i].value, value, size);
+out:
+	pthread_mutex_unlock(&p->lock);
+	return r;
 }
 
 cl_int CL_API_CALL clRetainProgram(cl_program p)

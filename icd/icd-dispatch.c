@@ -192,6 +192,8 @@ static const struct icd_function extension_functions[] = {
 	  (void *)clEnqueueAcquireExternalMemObjectsKHR },
 	{ "clEnqueueReleaseExternalMemObjectsKHR",
 	  (void *)clEnqueueReleaseExternalMemObjectsKHR },
+	/* cl_khr_il_program */
+	{ "clCreateProgramWithILKHR", (void *)clCreateProgramWithILKHR },
 	/* cl_arm_import_memory(_dma_buf) */
 	{ "clImportMemoryARM", (void *)clImportMemoryARM },
 };

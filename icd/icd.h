@@ -201,6 +201,7 @@ enum icd_program_origin {
 	ICD_PROGRAM_BINARY,
 	ICD_PROGRAM_BUILT_IN,
 	ICD_PROGRAM_LINKED, /* clLinkProgram's: no source, never built */
+	ICD_PROGRAM_IL,     /* a SPIR-V module (clCreateProgramWithIL) */
 };
 
 struct _cl_program {
@@ -217,6 +218,11 @@ struct _cl_program {
 	bool uniform_wg;          /* OpenCL C 1.x or -cl-uniform-work-group-size */
 	char *kernel_names;       /* ';'-separated, after a build */
 	cl_uint n_kernel_names;
+	/* IL programs: the module, the specialization constants set */
+	void *il;
+	size_t il_size;
+	struct accel_spec_constant *spec;
+	cl_uint n_spec;
 };
 
 struct icd_arg {
@@ -286,6 +292,9 @@ cl_int icd_info_size(size_t size, void *value, size_t *size_ret, size_t v);
 cl_int icd_info_bool(size_t size, void *value, size_t *size_ret, bool v);
 cl_int icd_info_ptr(size_t size, void *value, size_t *size_ret,
 		    const void *v);
+/* CL_DEVICE_IL_VERSION and CL_DEVICE_ILS_WITH_VERSION (cl-device-il.c). */
+cl_int icd_device_il_info(cl_device_id d, cl_device_info param, size_t size,
+			  void *value, size_t *size_ret);
 /* A space-separated list as cl_name_version entries of one version. */
 cl_int icd_info_name_versions(size_t size, void *value, size_t *size_ret,
 			      const char *list, char sep,

@@ -66,6 +66,7 @@ enum accel_build_kind {
 	ACCEL_BUILD_SOURCE = 1, /* accel_program_new_source() */
 	ACCEL_BUILD_OBJECT,     /* accel_program_compile() */
 	ACCEL_BUILD_LINK,       /* accel_program_link() */
+	ACCEL_BUILD_IL,         /* accel_program_new_il() */
 };
 
 /* One build request, checked by the core (program.c). */
@@ -84,6 +85,12 @@ struct accel_build_request {
 	uint32_t n_inputs;
 	struct accel_program *const *inputs;
 	uint32_t link_flags;                /* ACCEL_LINK_* */
+	/* IL: a SPIR-V module, its specialization constants, ACCEL_IL_* */
+	const void *il;
+	size_t il_size;
+	uint32_t n_spec;
+	const struct accel_spec_constant *spec;
+	uint32_t il_flags;
 };
 
 struct accel_backend_ops {

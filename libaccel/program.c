@@ -411,6 +411,38 @@ ACCEL_EXPORT int accel_program_link(struct accel_device *dev, uint32_t n,
 	return dev->ops->program_build(dev, &req, ret_log, ret);
 }
 
+ACCEL_EXPORT int accel_program_new_il(struct accel_device *dev, const void *il,
+				      size_t size, const char *options,
+				      uint32_t n_spec,
+				      const struct accel_spec_constant *spec,
+				      uint32_t flags, char **ret_log,
+				      struct accel_program **ret)
+{
+	struct accel_build_request req = { 0 };
+	uint32_t i;
+
+	if (ret_log)
+		*ret_log = NULL;
+	if (!dev || !il || !size || !ret || (n_spec && !spec) ||
+	    (flags & ~ACCEL_IL_OBJECT))
+		return -EINVAL;
+	for (i = 0; i < n_spec; i++)
+		if (spec[i].size != 1 && spec[i].size != 2 &&
+		    spec[i].size != 4 && spec[i].size != 8)
+			return -EINVAL;
+	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_IL) ||
+	    !can_build(dev, dev->ops->program_build))
+		return -EOPNOTSUPP;
+	req.kind = ACCEL_BUILD_IL;
+	req.options = options;
+	req.il = il;
+	req.il_size = size;
+	req.n_spec = n_spec;
+	req.spec = spec;
+	req.il_flags = flags;
+	return dev->ops->program_build(dev, &req, ret_log, ret);
+}
+
 ACCEL_EXPORT int accel_program_get_kind(struct accel_program *prog)
 {
 	return prog ? (int)prog->kind : -EINVAL;

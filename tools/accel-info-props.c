@@ -111,9 +111,10 @@ const char *const cap_names[] = {
 	[8] = "host_unified_memory",
 	[9] = "user_ptr",
 	[10] = "fp16",
+	[11] = "il",
 };
 
-_Static_assert(ACCEL_DEVICE_CAP_FP16 == 1u << 10,
+_Static_assert(ACCEL_DEVICE_CAP_IL == 1u << 11,
 	       "cap_names[] follows the ACCEL_DEVICE_CAP_* bits");
 
 const char *info_type_name(uint64_t type)

@@ -71,18 +71,29 @@ static int translate(struct job *j, const char *tool, const char *spv,
 	/* OpenCL C 2.0 names: atomics keep their scopes, and the
 	 * builtins library defines both the 1.2 and 2.0 ones */
 	argv_add(&a, "--spirv-target-env=CL2.0");
+	/* one option: a second --spec-const replaces the first */
 	for (uint32_t i = 0; i < n_spec; i++) {
-		/* integers of the constant's width: the translator
-		 * takes a float's bits as they are */
-		if (asprintf(&arg, "--spec-const=%" PRIu32 ":i%" PRIu32
-			     ":%" PRIu64, spec[i].id, spec[i].size * 8,
-			     spec[i].value) < 0) {
+		unsigned bits = spec[i].size * 8;
+		uint64_t v = bits < 64 ? spec[i].value &
+						 ((UINT64_C(1) << bits) - 1) :
+					 spec[i].value;
+		char *next;
+
+		/* integers of the constant's width, unsigned (the
+		 * translator takes a float's bits as they are) */
+		if (asprintf(&next, "%s%s%" PRIu32 ":i%u:%" PRIu64,
+			     arg ? arg : "--spec-const=", arg ? " " : "",
+			     spec[i].id, bits, v) < 0) {
+			free(arg);
 			argv_free(&a);
 			return -ENOMEM;
 		}
-		argv_add(&a, arg);
 		free(arg);
+		arg = next;
 	}
+	if (arg)
+		argv_add(&a, arg);
+	free(arg);
 	argv_add(&a, "-o");
 	argv_add(&a, j->bc);
 	argv_add(&a, spv);
@@ -405,9 +416,45 @@ out:
 	return r;
 }
 
-/* What can be said of a module before the translator sees it. */
-static int check_header(struct job *j, const void *il, size_t size)
+/*
+ * The capabilities (SPIR-V's numbers) the CPU device implements for
+ * OpenCL: the translator reads modules declaring others, or numbers no
+ * specification has, without a word.
+ */
+static bool capability_ok(uint32_t cap)
 {
+	static const uint32_t ok[] = {
+		4,    /* Addresses */
+		5,    /* Linkage */
+		6,    /* Kernel */
+		7,    /* Vector16 */
+		8,    /* Float16Buffer */
+		9,    /* Float16 */
+		10,   /* Float64 */
+		11,   /* Int64 */
+		12,   /* Int64Atomics */
+		18,   /* Groups (work-group collectives) */
+		22,   /* Int16 */
+		38,   /* GenericPointer */
+		39,   /* Int8 */
+		5629, /* ExpectAssumeKHR */
+	};
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (ok[i] == cap)
+			return true;
+	return false;
+}
+
+/*
+ * What can be said of a module before the translator sees it: the
+ * header, whole instructions (the translator asserts on a truncated
+ * stream) and the capabilities.
+ */
+static int check_module(struct job *j, const void *il, size_t size)
+{
+	const unsigned char *p = il;
+	size_t n = size / 4;
 	uint32_t w[2];
 
 	if (size < 20 || size % 4) {
@@ -424,6 +471,29 @@ static int check_header(struct job *j, const void *il, size_t size)
 				      ": big-endian modules are not read" :
 				      "");
 		return -ENOEXEC;
+	}
+	for (size_t i = 5; i < n;) {
+		uint32_t op, cap;
+
+		memcpy(&op, p + i * 4, 4);
+		if (!(op >> 16) || (op >> 16) > n - i) {
+			strbuf_printf(j->log, "error: SPIR-V module truncated "
+				      "or malformed: the instruction at word "
+				      "%zu has %" PRIu32 " words, %zu are "
+				      "left\n", i, op >> 16, n - i);
+			return -ENOEXEC;
+		}
+		if ((op & 0xffff) == 17 && (op >> 16) >= 2) {
+			memcpy(&cap, p + (i + 1) * 4, 4);
+			if (!capability_ok(cap)) {
+				strbuf_printf(j->log, "error: SPIR-V "
+					      "capability %" PRIu32 " is not "
+					      "supported by this device\n",
+					      cap);
+				return -ENOEXEC;
+			}
+		}
+		i += op >> 16;
 	}
 	return 0;
 }
@@ -464,7 +534,7 @@ int accelc_compile_il(const struct accelc_options *opts, const void *il,
 		j.o.flags |= ACCELC_FLAG_NO_CACHE;
 	r = job_prepare(&j);
 	if (r == 0)
-		r = check_header(&j, il, size);
+		r = check_module(&j, il, size);
 	if (r == 0)
 		r = check_spec(&j, n_spec, spec);
 	if (r == 0 && accelc_find_translator(&tool) < 0) {

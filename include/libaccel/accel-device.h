@@ -41,6 +41,7 @@ enum accel_device_type {
 #define ACCEL_DEVICE_CAP_HOST_UNIFIED_MEMORY (1u << 8) /**< maps are zero-copy */
 #define ACCEL_DEVICE_CAP_USER_PTR (1u << 9) /**< accel_buffer_new_user_ptr() */
 #define ACCEL_DEVICE_CAP_FP16 (1u << 10) /**< half precision in kernels */
+#define ACCEL_DEVICE_CAP_IL (1u << 11) /**< programs from SPIR-V (accel_program_new_il()) */
 
 /** Integer properties, queried with accel_device_query_u64(). */
 enum accel_device_u64 {

@@ -8,6 +8,7 @@
  *   (accel_program_new_native(), see accel-wg.h for the ABI);
  * - OpenCL C source (accel_program_new_source()), and the binaries such
  *   programs give (accel_program_get_binary(), accel_program_new_binary());
+ * - SPIR-V modules (accel_program_new_il());
  * - the device's built-in kernels (accel_program_new_built_in(), OpenCL's
  *   "built-in kernels"); the CPU device offers:
  *     - `fill_u32(global uint *dst, uint value)`: dst[gid] = value
@@ -218,6 +219,66 @@ int accel_program_new_binary(struct accel_device *dev, const void *binary,
  */
 int accel_program_get_binary(struct accel_program *prog,
 			     const void **ret_data, size_t *ret_size);
+
+/** The newest SPIR-V version accel_program_new_il() reads (1.4). */
+#define ACCEL_IL_SPIRV_MAX_VERSION 0x00010400u
+
+/** A specialization constant's value (accel_program_new_il()). */
+struct accel_spec_constant {
+	/** its SpecId in the module */
+	uint32_t id;
+	/** bytes of its type: 1 for bool, else the type's size */
+	uint32_t size;
+	/** the value's bits, in the low @p size bytes (a float's as they are) */
+	uint64_t value;
+};
+
+/** accel_program_new_il() flag: compile to an object, to be linked. */
+#define ACCEL_IL_OBJECT (1u << 0)
+
+/**
+ * Build a program from a SPIR-V module (OpenCL environment, versions 1.0
+ * to ACCEL_IL_SPIRV_MAX_VERSION, Physical64 addressing); the device needs
+ * ACCEL_DEVICE_CAP_IL. With ACCEL_IL_OBJECT the result is an object for
+ * accel_program_link() (OpenCL's clCompileProgram), else an executable.
+ * A module that does not build (malformed, an unknown capability, a
+ * specialization constant it does not have or of another size) fails
+ * with -ENOEXEC and says why in the log.
+ *
+ * @param il the module's bytes (copied where needed)
+ * @param size their number
+ * @param options code generation options, as for accel_program_new_source()
+ *        (-D and -I have nothing to act on), may be NULL
+ * @param n_spec number of specialization constants set
+ * @param spec their values (a later one for the same id wins); the
+ *        others keep the module's defaults
+ * @param flags 0 or ACCEL_IL_OBJECT
+ * @param[out] ret_log as for accel_program_new_source()
+ * @param[out] ret the program
+ * @return 0, -EINVAL (NULL argument, size 0, unknown flag or option, a
+ *         constant size other than 1, 2, 4, 8), -ENOEXEC (the module does
+ *         not build: see the log), -E2BIG, -EOPNOTSUPP (no
+ *         ACCEL_DEVICE_CAP_IL: no compiler or no SPIR-V translator),
+ *         -ENOENT, -ENAMETOOLONG, -ENODEV (as for
+ *         accel_program_new_source()), -ETIMEDOUT, -ENOMEM, -EIO
+ */
+int accel_program_new_il(struct accel_device *dev, const void *il,
+			 size_t size, const char *options, uint32_t n_spec,
+			 const struct accel_spec_constant *spec,
+			 uint32_t flags, char **ret_log,
+			 struct accel_program **ret);
+
+/**
+ * The size of the specialization constant @p spec_id of a SPIR-V module
+ * (OpSpecConstant* decorated SpecId): 1 for bool, else its type's bytes.
+ * Reads only the module's declarations; needs no device.
+ *
+ * @return 0; -EINVAL (NULL argument, not a SPIR-V module: too short, no
+ *         magic, an instruction running past the end); -ENOENT (no
+ *         constant with that id)
+ */
+int accel_il_get_spec_constant_size(const void *il, size_t size,
+				    uint32_t spec_id, uint32_t *ret_size);
 
 /** What a program holds (accel_program_get_kind()). */
 enum accel_program_kind {

@@ -19,6 +19,10 @@
 #include "cpu-program.h"
 #include "accelc.h"
 
+#ifndef ACCEL_LLVM_SPIRV_DEFAULT
+#define ACCEL_LLVM_SPIRV_DEFAULT "/usr/bin/llvm-spirv-15"
+#endif
+
 #define COMPILER_MODULE "libaccel-0/accel-compiler.so"
 
 struct cpu_compiler {
@@ -44,6 +48,9 @@ struct cpu_compiler {
 		    struct accelc_result **);
 	uint32_t (*get_kind)(const struct accelc_result *);
 	uint64_t (*get_global_size)(const struct accelc_result *);
+	int (*compile_il)(const struct accelc_options *, const void *, size_t,
+			  uint32_t, const struct accelc_spec_const *, uint32_t,
+			  struct accelc_result **);
 };
 
 /* Path of the module: $ACCEL_COMPILER, else beside this library. */
@@ -68,6 +75,34 @@ static int compiler_path(char *buf, size_t size)
 			     COMPILER_MODULE) >= size)
 		return -ENAMETOOLONG;
 	return 0;
+}
+
+/*
+ * Whether SPIR-V programs can be built: the translator the compiler
+ * module runs (compiler-stub/frontend/spirv.c finds it the same way:
+ * $ACCEL_LLVM_SPIRV, the installed llvm-spirv-15, $PATH).
+ */
+bool cpu_il_available(void)
+{
+	const char *env = secure_getenv("ACCEL_LLVM_SPIRV");
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (env && *env)
+		return access(env, X_OK) == 0;
+	if (access(ACCEL_LLVM_SPIRV_DEFAULT, X_OK) == 0)
+		return true;
+	while (path && *path) {
+		const char *end = strchrnul(path, ':');
+		int n = snprintf(buf, sizeof(buf), "%.*s/llvm-spirv-15",
+				 (int)(end - path), path);
+
+		if (end > path && n > 0 && (size_t)n < sizeof(buf) &&
+		    access(buf, X_OK) == 0)
+			return true;
+		path = *end ? end + 1 : end;
+	}
+	return false;
 }
 
 bool cpu_compiler_available(void)
@@ -126,11 +161,12 @@ static int compiler_load(struct accel_context *ctx, struct cpu_compiler **ret)
 	*(void **)&c->get_kind = dlsym(c->handle, "accelc_result_get_kind");
 	*(void **)&c->get_global_size =
 		dlsym(c->handle, "accelc_result_get_global_size");
+	*(void **)&c->compile_il = dlsym(c->handle, "accelc_compile_il");
 	if (!c->compile || !c->result_free || !c->get_log || !c->get_path ||
 	    !c->get_kernel_count || !c->get_kernel || !c->load_binary ||
 	    !c->get_container || !c->get_cache_status ||
 	    !c->compile_object || !c->link || !c->get_kind ||
-	    !c->get_global_size) {
+	    !c->get_global_size || !c->compile_il) {
 		log_err(ctx, "%s: not a libaccel compiler module\n", path);
 		compiler_unload(c);
 		return -EOPNOTSUPP;
@@ -416,6 +452,17 @@ int cpu_program_build(struct accel_device *dev,
 		r = c->compile_object(&opts, req->source, req->length,
 				      req->n_headers, req->header_names,
 				      req->header_sources, &res);
+		break;
+	case ACCEL_BUILD_IL:
+		/* the same layout: accelc mirrors the public struct */
+		_Static_assert(sizeof(struct accelc_spec_const) ==
+				       sizeof(struct accel_spec_constant),
+			       "spec constant layouts differ");
+		r = c->compile_il(&opts, req->il, req->il_size, req->n_spec,
+				  (const struct accelc_spec_const *)req->spec,
+				  req->il_flags & ACCEL_IL_OBJECT ?
+					  ACCELC_IL_OBJECT : 0,
+				  &res);
 		break;
 	case ACCEL_BUILD_LINK:
 		data = calloc(n, sizeof(*data));

@@ -296,6 +296,9 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 	 */
 	if (p[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER)
 		p[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] = simd / 4;
+	/* SPIR-V: the compiler and its translator, llvm-spirv-15 */
+	if (cpu_compiler_available() && cpu_il_available())
+		p[ACCEL_DEVICE_U64_CAPS] |= ACCEL_DEVICE_CAP_IL;
 	p[ACCEL_DEVICE_U64_VENDOR_ID] = 0;
 	p[ACCEL_DEVICE_U64_DEVICE_ID] = 0;
 	p[ACCEL_DEVICE_U64_COMPUTE_UNITS] = cpus;

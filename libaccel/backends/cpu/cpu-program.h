@@ -48,6 +48,8 @@ struct cpu_launch {
 struct cpu_compiler;
 /* The module is installed: the device offers ACCEL_DEVICE_CAP_COMPILER. */
 bool cpu_compiler_available(void);
+/* Whether the SPIR-V translator is there (ACCEL_DEVICE_CAP_IL). */
+bool cpu_il_available(void);
 void cpu_compiler_destroy(struct cpu_compiler *c);
 /* program_build: build, compile or link OpenCL C. */
 int cpu_program_build(struct accel_device *dev,
