@@ -211,9 +211,21 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
 }
 
 /*
- * The module is kept as given: whether it is SPIR-V that builds is the
- * build's question, answered with CL_BUILD_PROGRAM_FAILURE and a log.
+ * Whether @p il can be SPIR-V at all: whole words, a header, the magic in
+ * this host's byte order. Not well-formed input is CL_INVALID_VALUE at
+ * creation; whether well-formed SPIR-V builds is the build's question,
+ * answered with CL_BUILD_PROGRAM_FAILURE and a log.
  */
+static bool il_well_formed(const void *il, size_t length)
+{
+	uint32_t magic;
+
+	if (length < 20 || length % 4)
+		return false;
+	memcpy(&magic, il, sizeof(magic));
+	return magic == 0x07230203u;
+}
+
 cl_program CL_API_CALL clCreateProgramWithIL(cl_context ctx, const void *il,
 					     size_t length, cl_int *err)
 {
@@ -231,6 +243,8 @@ cl_program CL_API_CALL clCreateProgramWithIL(cl_context ctx, const void *il,
 	/* no device takes IL (CL_DEVICE_IL_VERSION is empty) */
 	if (!any)
 		ICD_RETURN_ERR(err, CL_INVALID_OPERATION, NULL);
+	if (!il_well_formed(il, length))
+		ICD_RETURN_ERR(err, CL_INVALID_VALUE, NULL);
 	p = icd_program_alloc(ctx, ICD_PROGRAM_IL, ctx->n_devices,
 			      ctx->devices);
 	if (p)
@@ -264,8 +278,14 @@ cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program p,
 
 	if (!icd_object_valid(p, ICD_MAGIC_PROGRAM))
 		return CL_INVALID_PROGRAM;
-	if (p->origin != ICD_PROGRAM_IL)
-		return CL_INVALID_PROGRAM;
+	/* not from IL: an invalid operation where no device takes IL */
+	if (p->origin != ICD_PROGRAM_IL) {
+		for (i = 0; i < p->n_devices; i++)
+			if (p->devices[i]->u64[ACCEL_DEVICE_U64_CAPS] &
+			    ACCEL_DEVICE_CAP_IL)
+				return CL_INVALID_PROGRAM;
+		return CL_INVALID_OPERATION;
+	}
 	e = accel_il_get_spec_constant_size(p->il, p->il_size, id, &want);
 	if (e == -ENOENT || e == -EINVAL)
 		return CL_INVALID_SPEC_ID;

@@ -252,20 +252,23 @@ static void kernel_attributes(void **state)
 
 /*
  * api/consistency_il_programs: without IL support, specialization
- * constants are an invalid operation (not an invalid program).
+ * constants are an invalid operation (not an invalid program); with it,
+ * a program from source is an invalid program for them.
  */
 static void spec_constant_without_il(void **state)
 {
 	static const char src[] = "kernel void k(void) { }\n";
 	struct icd_env *env = *state;
 	cl_int value = 1, err;
-	char il[8] = "";
+	char il[128] = "";
 	size_t il_size = 1;
 	cl_program p;
 
 	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_IL_VERSION, sizeof(il), il,
 			      &il_size));
-	assert_int_equal(il_size, 1);
+	assert_int_equal(il_size, strlen(il) + 1);
+	if (il_size > 1)
+		assert_non_null(strstr(il, "SPIR-V_1.0"));
 	assert_int_equal(clSetProgramSpecializationConstant(NULL, 0,
 							    sizeof(value),
 							    &value),
@@ -278,7 +281,52 @@ static void spec_constant_without_il(void **state)
 	assert_int_equal(clSetProgramSpecializationConstant(p, 0,
 							    sizeof(value),
 							    &value),
-			 CL_INVALID_OPERATION);
+			 il_size > 1 ? CL_INVALID_PROGRAM :
+				       CL_INVALID_OPERATION);
+	CL_OK(clReleaseProgram(p));
+}
+
+/*
+ * clCreateProgramWithIL: no input, or input that cannot be SPIR-V (not
+ * whole words, no magic), is CL_INVALID_VALUE at creation; a module with
+ * the magic that is not SPIR-V is a build failure with a log, and its
+ * bytes come back as CL_PROGRAM_IL.
+ */
+static void il_program_bad_module(void **state)
+{
+	static const unsigned char junk[24] = { 0x03, 0x02, 0x23, 0x07, 9, 9 };
+	struct icd_env *env = *state;
+	unsigned char back[sizeof(junk)];
+	cl_int value = 1, err;
+	size_t n = 0;
+	char log[4096];
+	cl_program p;
+
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_IL_VERSION, 0, NULL, &n));
+	if (n <= 1)
+		skip();
+	assert_null(clCreateProgramWithIL(env->ctx, NULL, 4, &err));
+	assert_int_equal(err, CL_INVALID_VALUE);
+	assert_null(clCreateProgramWithIL(env->ctx, junk, 0, &err));
+	assert_int_equal(err, CL_INVALID_VALUE);
+	assert_null(clCreateProgramWithIL(env->ctx, junk, 22, &err));
+	assert_int_equal(err, CL_INVALID_VALUE);
+	assert_null(clCreateProgramWithIL(env->ctx, junk + 4, 20, &err));
+	assert_int_equal(err, CL_INVALID_VALUE);
+	p = clCreateProgramWithIL(env->ctx, junk, sizeof(junk), &err);
+	CL_OK(err);
+	CL_OK(clGetProgramInfo(p, CL_PROGRAM_IL, sizeof(back), back, &n));
+	assert_int_equal(n, sizeof(junk));
+	assert_memory_equal(back, junk, sizeof(junk));
+	assert_int_equal(clSetProgramSpecializationConstant(p, 3,
+							    sizeof(value),
+							    &value),
+			 CL_INVALID_SPEC_ID);
+	assert_int_equal(clBuildProgram(p, 0, NULL, NULL, NULL, NULL),
+			 CL_BUILD_PROGRAM_FAILURE);
+	CL_OK(clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG,
+				    sizeof(log), log, NULL));
+	assert_true(strlen(log) > 0);
 	CL_OK(clReleaseProgram(p));
 }
 
@@ -530,6 +578,7 @@ int main(void)
 		T(atomic_features_match_macros),
 		T(kernel_attributes),
 		T(spec_constant_without_il),
+		T(il_program_bad_module),
 		T(generic_address_space_matches_macro),
 		T(semaphore_failed_wait_list),
 		T(semaphore_no_device_list),
