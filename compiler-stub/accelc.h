@@ -269,8 +269,9 @@ struct accelc_spec_const {
 #define ACCELC_IL_OBJECT (1u << 0)
 
 /**
- * Build a SPIR-V module (OpenCL environment, SPIR-V 1.0 to 1.4, 64-bit
- * addressing) into an executable, or with ACCELC_IL_OBJECT into an object
+ * Build a SPIR-V module (OpenCL environment, SPIR-V 1.0 to 1.4, the
+ * latter without OpDecorateString, OpPtrDiff, OpPtrEqual and
+ * OpCopyLogical; 64-bit addressing) into an executable, or with ACCELC_IL_OBJECT into an object
  * to link. The module goes through llvm-spirv-15 (a child process, under
  * the deadline) and then the same pipeline as a source; build options are
  * the code generation ones. A module the translator refuses (malformed,

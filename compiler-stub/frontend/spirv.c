@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,13 +78,24 @@ static int translate(struct job *j, const char *tool, const char *spv,
 		uint64_t v = bits < 64 ? spec[i].value &
 						 ((UINT64_C(1) << bits) - 1) :
 					 spec[i].value;
-		char *next;
+		char val[48], *next;
+		double d;
 
-		/* integers of the constant's width, unsigned (the
-		 * translator takes a float's bits as they are) */
-		if (asprintf(&next, "%s%s%" PRIu32 ":i%u:%" PRIu64,
+		/*
+		 * Integers of the constant's width, unsigned: the translator
+		 * takes a float's bits as they are. It reads no integer of
+		 * 17 digits or more, so larger 8-byte values go as the
+		 * double of the same bits (whose bits it keeps too), unless
+		 * those are a NaN's.
+		 */
+		memcpy(&d, &v, sizeof(d));
+		if (bits < 64 || v < UINT64_C(10000000000000000) || isnan(d))
+			snprintf(val, sizeof(val), "i%u:%" PRIu64, bits, v);
+		else
+			snprintf(val, sizeof(val), "f64:%a", d);
+		if (asprintf(&next, "%s%s%" PRIu32 ":%s",
 			     arg ? arg : "--spec-const=", arg ? " " : "",
-			     spec[i].id, bits, v) < 0) {
+			     spec[i].id, val) < 0) {
 			free(arg);
 			argv_free(&a);
 			return -ENOMEM;
@@ -224,6 +236,20 @@ static void plain_calls(LLVMModuleRef mod)
 	}
 }
 
+/*
+ * Variables of the constant address space are constants, as clang marks
+ * them (the printf lowering reads formats only from constants); a module
+ * need not decorate them Constant.
+ */
+static void constant_globals(LLVMModuleRef mod)
+{
+	for (LLVMValueRef g = LLVMGetFirstGlobal(mod); g;
+	     g = LLVMGetNextGlobal(g))
+		if (LLVMGetInitializer(g) &&
+		    LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 2)
+			LLVMSetGlobalConstant(g, 1);
+}
+
 /* An OpenCL C spelling of a parameter's type, for argument info. */
 static void type_name(LLVMTypeRef t, char *buf, size_t size)
 {
@@ -356,7 +382,7 @@ out:
  * The translator's bitcode made like clang's for x86-64 (with
  * -ffake-address-space-map, whose address space numbers are SPIR's, as
  * the translator's are): the target, C calls, the library's builtin
- * names, full argument information. Written back to j->bc.
+ * names, constants, full argument information. Written back to j->bc.
  */
 static int fixup(struct job *j)
 {
@@ -393,6 +419,7 @@ static int fixup(struct job *j)
 	LLVMSetDataLayout(mod, LLVMGetDataLayoutStr(lib));
 	plain_calls(mod);
 	rename_builtins(mod, lib);
+	constant_globals(mod);
 	r = 0;
 	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f && r == 0;
 	     f = LLVMGetNextFunction(f))

@@ -220,8 +220,13 @@ int accel_program_new_binary(struct accel_device *dev, const void *binary,
 int accel_program_get_binary(struct accel_program *prog,
 			     const void **ret_data, size_t *ret_size);
 
-/** The newest SPIR-V version accel_program_new_il() reads (1.4). */
-#define ACCEL_IL_SPIRV_MAX_VERSION 0x00010400u
+/**
+ * The newest SPIR-V version accel_program_new_il() implements (1.3).
+ * Version 1.4 modules are read too, but the translator lacks some of
+ * 1.4's instructions (OpPtrDiff, OpPtrEqual, OpCopyLogical,
+ * OpDecorateString), so 1.4 is not offered.
+ */
+#define ACCEL_IL_SPIRV_MAX_VERSION 0x00010300u
 
 /** A specialization constant's value (accel_program_new_il()). */
 struct accel_spec_constant {

@@ -233,7 +233,7 @@ static void test_object_link(void **state)
 }
 
 static void run_scale(struct test_env *env, struct accel_program *prog,
-		      int k, bool b)
+		      int k, bool b, uint32_t l)
 {
 	int in[N], out[N];
 	struct accel_buffer *bi, *bo;
@@ -245,7 +245,8 @@ static void run_scale(struct test_env *env, struct accel_program *prog,
 	CT_RUN(env, prog, "scale", N, 0, CT_BUF(bo), CT_BUF(bi));
 	test_read(env, bo, 0, sizeof(out), out);
 	for (unsigned i = 0; i < N; i++)
-		assert_int_equal(out[i], in[i] * k + (b ? 1000 : 0));
+		assert_int_equal(out[i], (int)((uint32_t)(in[i] * k) +
+					       (b ? 1000u : 0u) + l));
 	accel_buffer_unref(bi);
 	accel_buffer_unref(bo);
 }
@@ -258,6 +259,8 @@ static void test_spec_constants(void **state)
 		{ .id = 8, .size = 1, .value = 1 },
 		/* a later value for the same id wins */
 		{ .id = 7, .size = 4, .value = (uint32_t)-5 },
+		/* more digits than the translator reads as an integer */
+		{ .id = 9, .size = 8, .value = UINT64_C(0x4000000000000007) },
 	};
 	struct accel_program *prog = NULL;
 	uint32_t size = 0x5e57;
@@ -274,6 +277,10 @@ static void test_spec_constants(void **state)
 	assert_int_equal(size, 1);
 	size = 0x5e57;
 	assert_int_equal(accel_il_get_spec_constant_size(m.data, m.size, 9,
+							 &size), 0);
+	assert_int_equal(size, 8);
+	size = 0x5e57;
+	assert_int_equal(accel_il_get_spec_constant_size(m.data, m.size, 10,
 							 &size), -ENOENT);
 	assert_int_equal(accel_il_get_spec_constant_size(m.data, 8, 7, &size),
 			 -EINVAL);
@@ -281,13 +288,13 @@ static void test_spec_constants(void **state)
 
 	/* the defaults, then values set */
 	prog = build(env, &m, 0, NULL);
-	run_scale(env, prog, 3, false);
+	run_scale(env, prog, 3, false, 0);
 	accel_program_unref(prog);
 	prog = build(env, &m, 1, spec);
-	run_scale(env, prog, 11, false);
+	run_scale(env, prog, 11, false, 0);
 	accel_program_unref(prog);
-	prog = build(env, &m, 3, spec);
-	run_scale(env, prog, -5, true);
+	prog = build(env, &m, 4, spec);
+	run_scale(env, prog, -5, true, 7);
 	accel_program_unref(prog);
 
 	/* an id the module lacks, a size its constant does not have */

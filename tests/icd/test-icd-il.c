@@ -71,7 +71,8 @@ static void build_ok(struct icd_env *env, cl_program p)
 	}
 }
 
-/* "scale" of spec.spv: out[i] = in[i] * K + (B ? 1000 : 0) */
+/* "scale" of spec.spv: out[i] = in[i] * K + (B ? 1000 : 0) + (uint)L,
+ * L left at 0 */
 static void run_scale(struct icd_env *env, cl_program p, int k, bool b)
 {
 	cl_int in[N], out[N], err;
