@@ -250,6 +250,32 @@ static void constant_globals(LLVMModuleRef mod)
 			LLVMSetGlobalConstant(g, 1);
 }
 
+/*
+ * An executable must define what it imports (Linkage): unmangled
+ * functions other than printf are the module's own, and a module that
+ * only declares one is to be compiled and linked with its definition.
+ */
+static int check_imports(struct job *j, LLVMModuleRef mod)
+{
+	int r = 0;
+
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f;
+	     f = LLVMGetNextFunction(f)) {
+		size_t len;
+		const char *n = LLVMGetValueName2(f, &len);
+
+		if (!LLVMIsDeclaration(f) || !LLVMGetFirstUse(f) ||
+		    LLVMGetIntrinsicID(f) || (len > 2 && !strncmp(n, "_Z", 2)) ||
+		    (len == 6 && !memcmp(n, "printf", 6)))
+			continue;
+		strbuf_printf(j->log, "error: function '%.*s' is imported "
+			      "but not defined (compile the module and link "
+			      "it with one defining it)\n", (int)len, n);
+		r = -ENOEXEC;
+	}
+	return r;
+}
+
 /* An OpenCL C spelling of a parameter's type, for argument info. */
 static void type_name(LLVMTypeRef t, char *buf, size_t size)
 {
@@ -382,9 +408,10 @@ out:
  * The translator's bitcode made like clang's for x86-64 (with
  * -ffake-address-space-map, whose address space numbers are SPIR's, as
  * the translator's are): the target, C calls, the library's builtin
- * names, constants, full argument information. Written back to j->bc.
+ * names, constants, full argument information; for an executable,
+ * every import defined. Written back to j->bc.
  */
-static int fixup(struct job *j)
+static int fixup(struct job *j, bool object)
 {
 	LLVMContextRef ctx = LLVMContextCreate();
 	LLVMMemoryBufferRef mb = NULL, lmb = NULL;
@@ -420,7 +447,7 @@ static int fixup(struct job *j)
 	plain_calls(mod);
 	rename_builtins(mod, lib);
 	constant_globals(mod);
-	r = 0;
+	r = object ? 0 : check_imports(j, mod);
 	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f && r == 0;
 	     f = LLVMGetNextFunction(f))
 		if (!LLVMIsDeclaration(f) &&
@@ -583,7 +610,7 @@ int accelc_compile_il(const struct accelc_options *opts, const void *il,
 	if (r == 0)
 		r = translate(&j, tool, spv, n_spec, spec);
 	if (r == 0)
-		r = fixup(&j);
+		r = fixup(&j, flags & ACCELC_IL_OBJECT);
 	if (r == 0 && (flags & ACCELC_IL_OBJECT))
 		r = job_object(&j);
 	else if (r == 0)

@@ -402,6 +402,32 @@ static void test_bad_modules(void **state)
 	free(m.data);
 }
 
+/* An import no module defines: no executable, but an object. */
+static void test_import(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_program *prog = TEST_SENTINEL_PTR;
+	char *log = NULL;
+	struct module m;
+
+	need_il(env);
+	m = load("import.spv");
+	assert_int_equal(accel_program_new_il(env->dev, m.data, m.size, NULL,
+					      0, NULL, 0, &log, &prog),
+			 -ENOEXEC);
+	assert_ptr_equal(prog, TEST_SENTINEL_PTR);
+	assert_non_null(log);
+	assert_non_null(strstr(log, "ext_fn"));
+	free(log);
+	assert_int_equal(accel_program_new_il(env->dev, m.data, m.size, NULL,
+					      0, NULL, ACCEL_IL_OBJECT, &log,
+					      &prog), 0);
+	free(log);
+	assert_int_equal(accel_program_get_kind(prog), ACCEL_PROGRAM_OBJECT);
+	accel_program_unref(prog);
+	free(m.data);
+}
+
 int main(void)
 {
 #define T(f)                                                                  \
@@ -412,6 +438,7 @@ int main(void)
 		T(test_object_link),
 		T(test_spec_constants),
 		T(test_bad_modules),
+		T(test_import),
 	};
 #undef T
 
