@@ -121,6 +121,18 @@ static const char src[] =
 	"	for (uint i = 0; i < s % 3; i++)\n"
 	"		a += sub_group_broadcast(v + (int)i, 0u);\n"
 	"	r[g] = a;\n"
+	"}\n"
+	/* the same for every work-item: a loop and a branch on arguments */
+	"kernel void uniform_loop(global const int *x, global int *r,\n"
+	"			 uint count)\n"
+	"{\n"
+	"	size_t g = get_global_id(0);\n"
+	"	int v = x[g], a = 0;\n"
+	"	for (uint i = 0; i < count; i++)\n"
+	"		a += sub_group_reduce_add(v + (int)i);\n"
+	"	if (count > 2)\n"
+	"		a += 1000 * sub_group_scan_inclusive_add(v);\n"
+	"	r[g] = a;\n"
 	"}\n";
 
 static long double get(enum ty t, const void *p)
@@ -469,6 +481,78 @@ static void test_divergent(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * Collectives in a loop and under a branch that decide alike in the
+ * whole group: right, and still run as work-item loops, not as the
+ * fibers divergent sub-groups need (seen in the per-work-item stack).
+ */
+static void test_uniform_flow(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_program *prog = ct_build(env, src, "-cl-std=CL3.0");
+	unsigned w = kernel_width(prog, "uniform_loop"), bad = 0;
+	struct accel_kernel *ku, *kd;
+	uint64_t per_u = 0, per_d = 0;
+	static const uint32_t counts[] = { 0, 1, 3, 5 };
+
+	assert_int_equal(accel_kernel_new(prog, "uniform_loop", &ku), 0);
+	assert_int_equal(accel_kernel_new(prog, "diverge", &kd), 0);
+	assert_int_equal(accel_kernel_get_private_mem(ku, NULL, &per_u, NULL),
+			 0);
+	assert_int_equal(accel_kernel_get_private_mem(kd, NULL, &per_d, NULL),
+			 0);
+	accel_kernel_unref(ku);
+	accel_kernel_unref(kd);
+	if (per_u >= per_d)
+		print_error("uniform_loop keeps %llu bytes per work-item, "
+			    "diverge (fibers) %llu\n",
+			    (unsigned long long)per_u,
+			    (unsigned long long)per_d);
+	assert_true(per_u < per_d);
+	for (size_t ci = 0; ci < TEST_ARRAY_SIZE(counts); ci++) {
+		uint64_t l = 48, n = 3 * l + 5;
+		uint32_t count = counts[ci];
+		int32_t *x = malloc(n * 4), *r = malloc(n * 4);
+		struct accel_buffer *bx, *br;
+		uint64_t seed = 11 + count;
+
+		assert_non_null(x);
+		assert_non_null(r);
+		for (uint64_t i = 0; i < n; i++)
+			x[i] = (int32_t)(ct_rand(&seed) % 19) - 9;
+		bx = ct_buffer(env, n * 4, x);
+		br = ct_buffer(env, n * 4, NULL);
+		CT_RUN(env, prog, "uniform_loop", n, l, CT_BUF(bx), CT_BUF(br),
+		       CT_VAL(count));
+		test_read(env, br, 0, n * 4, r);
+		for (uint64_t g = 0; g < n; g++) {
+			uint64_t gb = g / l * l, m = n - gb < l ? n - gb : l;
+			uint64_t s = (g - gb) / w, sb = gb + s * w;
+			uint64_t sm = m - s * w < w ? m - s * w : w;
+			int32_t want = 0, sum = 0, pre = 0;
+
+			for (uint64_t k = 0; k < sm; k++)
+				sum += x[sb + k];
+			for (uint64_t k = sb; k <= g; k++)
+				pre += x[k];
+			for (uint32_t i = 0; i < count; i++)
+				want += sum + (int32_t)(i * sm);
+			if (count > 2)
+				want += 1000 * pre;
+			if (r[g] != want && bad++ < 5)
+				print_error("uniform_loop, count %u, item %llu: "
+					    "%d, want %d\n", count,
+					    (unsigned long long)g, r[g], want);
+		}
+		accel_buffer_unref(bx);
+		accel_buffer_unref(br);
+		free(x);
+		free(r);
+	}
+	accel_program_unref(prog);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,6 +560,9 @@ int main(void)
 						test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_divergent,
+						test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_uniform_flow,
 						test_env_setup,
 						test_env_teardown),
 	};
