@@ -171,7 +171,8 @@ static bool uniform(LLVMValueRef kernel, LLVMValueRef v, LLVMValueRef *phis,
 		for (size_t i = 0; i < n_phis; i++)
 			if (phis[i] == v)
 				return true;
-		memcpy(stack, phis, n_phis * sizeof(*phis));
+		if (n_phis)
+			memcpy(stack, phis, n_phis * sizeof(*phis));
 		stack[n_phis] = v;
 		for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
 			if (!uniform(kernel, LLVMGetIncomingValue(v, i), stack,

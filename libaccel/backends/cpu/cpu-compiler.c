@@ -398,6 +398,11 @@ static void append_load_error(struct accel_device *dev, int err, char **log)
 	*log = s;
 }
 
+/* the same layout: accelc mirrors the public struct (ACCEL_BUILD_IL) */
+_Static_assert(sizeof(struct accelc_spec_const) ==
+		       sizeof(struct accel_spec_constant),
+	       "spec constant layouts differ");
+
 /*
  * What every build call does with the compiler's answer: the log to the
  * caller (build failures too), the program made on success.
@@ -454,10 +459,6 @@ int cpu_program_build(struct accel_device *dev,
 				      req->header_sources, &res);
 		break;
 	case ACCEL_BUILD_IL:
-		/* the same layout: accelc mirrors the public struct */
-		_Static_assert(sizeof(struct accelc_spec_const) ==
-				       sizeof(struct accel_spec_constant),
-			       "spec constant layouts differ");
 		r = c->compile_il(&opts, req->il, req->il_size, req->n_spec,
 				  (const struct accelc_spec_const *)req->spec,
 				  req->il_flags & ACCEL_IL_OBJECT ?
