@@ -257,6 +257,8 @@ extern const char accelc_fiber_bc_end[];
 /* Names the generated code shares with runtime/fiber.c. */
 #define ACCELC_FIBER_RUN "__accelc_fiber_run"
 #define ACCELC_FIBER_BARRIER "__accelc_fiber_barrier"
+#define ACCELC_FIBER_SG_WAIT "__accelc_fiber_sg_wait"
+#define ACCELC_FIBER_SG_DONE "__accelc_fiber_sg_done"
 /* bytes of stack a work-item function needs (defined at link time) */
 #define ACCELC_FIBER_STACK "__accelc_fiber_stack"
 

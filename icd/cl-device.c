@@ -97,7 +97,7 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 			    ACCEL_DEVICE_CAP_FP16))
 		icd_strcat(&d->extensions, " cl_khr_fp16");
 	/*
-	 * compiler-stub/builtins/sub-group.cl, as the compiler declares them
+	 * compiler-stub/builtins/sub-group*.cl, as the compiler declares them
 	 * (frontend/options.c), on OpenCL C 3.0's __opencl_c_subgroups. Not
 	 * cl_khr_subgroups: a device listing it must make independent
 	 * forward progress, which sub-groups sharing one thread cannot.
@@ -107,7 +107,10 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 			   "cl_khr_subgroup_shuffle "
 			   "cl_khr_subgroup_shuffle_relative "
 			   "cl_khr_subgroup_clustered_reduce "
-			   "cl_khr_subgroup_rotate");
+			   "cl_khr_subgroup_rotate "
+			   "cl_khr_subgroup_ballot "
+			   "cl_khr_subgroup_non_uniform_vote "
+			   "cl_khr_subgroup_non_uniform_arithmetic");
 	if (d->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_IL)
 		icd_strcat(&d->extensions, " cl_khr_il_program");
 	/* Semaphores and dma-buf import, where the device can (cl-sharing.c). */

@@ -1,35 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Sub-groups (OpenCL C 6.15.19, OpenCL C 3.0's __opencl_c_subgroups)
- * and the extensions built on them that need no more than uniform control
- * flow: cl_khr_subgroup_extended_types, _shuffle, _shuffle_relative,
- * _clustered_reduce and _rotate.
- *
- * A sub-group is a run of W consecutive local linear ids, W the lanes of
- * a float vector of the target (__accel_sub_group_width(), defined by the
- * link-builtins pass: 4, 8 or 16), the last one of a group shorter when W
- * does not divide the group's size.
- *
- * A work-group runs on one thread, so a collective is a barrier with a
- * step in between (as in wg-collective.cl): every work-item publishes its
- * value in the scratch memory (wg-scratch.c), a barrier, the values are
- * combined (STEP below), a barrier, and every lane reads its result.
- * Kernels whose sub-group functions are not reached by the whole
- * work-group alike run as fibers (wg-subgroups.c), where a barrier waits
- * for the work-items that reach one: each sub-group then steps through
- * its own collectives.
+ * Sub-groups (OpenCL C 6.15.19, OpenCL C 3.0's __opencl_c_subgroups):
+ * the queries, the barrier, reductions and scans, and the extensions
+ * that need all of the sub-group: cl_khr_subgroup_extended_types,
+ * _shuffle, _shuffle_relative, _clustered_reduce and _rotate. How they
+ * run: sub-group.h.
  */
-#include "builtins.h"
-
-uint __accel_sub_group_width(void);
-int __accel_sub_groups_converged(void);
-size_t __accel_sub_group_step_x(void);
-local void *__accel_wg_scratch(void);
-
-static uint items(void)
-{
-	return get_local_size(0) * get_local_size(1) * get_local_size(2);
-}
+#include "sub-group.h"
 
 static uint enqueued_items(void)
 {
@@ -51,7 +28,7 @@ uint OVL get_sub_group_size(void)
 {
 	uint w = __accel_sub_group_width();
 
-	return min(w, items() - get_sub_group_id() * w);
+	return min(w, sg_items() - get_sub_group_id() * w);
 }
 
 uint OVL get_max_sub_group_size(void)
@@ -63,7 +40,7 @@ uint OVL get_num_sub_groups(void)
 {
 	uint w = __accel_sub_group_width();
 
-	return (items() + w - 1) / w;
+	return (sg_items() + w - 1) / w;
 }
 
 uint OVL get_enqueued_num_sub_groups(void)
@@ -73,156 +50,44 @@ uint OVL get_enqueued_num_sub_groups(void)
 	return (enqueued_items() + w - 1) / w;
 }
 
-/* a work-group barrier is a sub-group barrier too (see above) */
+/* with regions a work-group barrier is a sub-group barrier too */
+static void sg_barrier(cl_mem_fence_flags flags)
+{
+	if (__accel_sub_groups_converged()) {
+		barrier(flags);
+	} else {
+		COLLECTIVE(int, int, 0, 1, {});
+	}
+}
+
 void OVL sub_group_barrier(cl_mem_fence_flags flags)
 {
-	barrier(flags);
+	sg_barrier(flags);
 }
 
 void OVL sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope)
 {
 	(void)scope;
-	barrier(flags);
+	sg_barrier(flags);
 }
-
-/* wg-scratch.c's size: the largest work-group */
-#define ITEMS 4096
-
-/*
- * Two arrays of the scratch memory: P, where the lanes publish their
- * values, and R, where the results are. A collective writes P before its
- * first barrier, reads P and writes R between its two, and is read from
- * R after the second: so the next collective's publication (P) never
- * meets a reader of this one's (R), and no barrier is needed in front.
- * Where all sub-groups run every collective together (regions) a lane's
- * slot is P[l] and R[l], in the collective's type, which the work-item
- * loop reads and writes as whole vectors. Otherwise (fibers) sub-groups
- * may be at different collectives, of different types: each has a block
- * of W 8-byte slots in each array, from its first lane's id b, so that
- * they stay apart. l: the caller's id, i: its lane, b: its sub-group's
- * first lane, n: its size.
- */
-#define P_BASE ((local uchar *)__accel_wg_scratch())
-#define R_BASE (P_BASE + ITEMS * 8)
-#define block(T, base, b)                                                      \
-	(__accel_sub_groups_converged() ? (local T *)(base) + (b) :            \
-					  (local T *)((base) + (size_t)(b) * 8))
-/* the caller's slot, from its id alone: nothing kept across a barrier */
-#define MINE(T, base)                                                          \
-	(__accel_sub_groups_converged() ?                                      \
-		 (local T *)(base) + get_local_linear_id() :                   \
-		 block(T, base, get_local_linear_id() -                        \
-				get_sub_group_local_id()) +                    \
-			 get_sub_group_local_id())
-
-#define PUBLISH(T, x)                                                          \
-	uint l = get_local_linear_id(), w = __accel_sub_group_width();         \
-	uint i = l % w, b = l - i, n = min(w, items() - b);                    \
-	*MINE(T, P_BASE) = (x);                                                \
-	barrier(CLK_LOCAL_MEM_FENCE)
-
-/* after the step: the caller's result */
-#define RESULT(T) (*MINE(T, R_BASE))
-
-/*
- * STEP(body) runs @p body once per sub-group, with Ps, Rs and ns its
- * blocks and size. Where every sub-group is at this collective (the
- * kernel runs as regions: __accel_sub_groups_converged(), set per kernel
- * by the lowering) the first work-item does them all, and the region's
- * work-item loop stops after it (__accel_sub_group_step_x() is then 1:
- * lower/wg-narrow.c); elsewhere each sub-group's first lane.
- */
-#define STEP(T, body)                                                          \
-	if (get_local_id(0) < __accel_sub_group_step_x()) {                    \
-		if (!__accel_sub_groups_converged()) {                         \
-			if (i == 0) {                                          \
-				local T *Ps = block(T, P_BASE, b);             \
-				local T *Rs = block(T, R_BASE, b);             \
-				uint ns = n;                                   \
-				body                                           \
-			}                                                      \
-		} else if (get_local_linear_id() == 0) {                       \
-			for (uint s0 = 0; s0 < items(); s0 += w) {             \
-				local T *Ps = block(T, P_BASE, s0);            \
-				local T *Rs = block(T, R_BASE, s0);            \
-				uint ns = min(w, items() - s0);                \
-				body                                           \
-			}                                                      \
-		}                                                              \
-	}                                                                      \
-	barrier(CLK_LOCAL_MEM_FENCE)
-
-#define ADD(a, b) ((a) + (b))
-#define MUL(a, b) ((a) * (b))
-#define AND(a, b) ((a) & (b))
-#define OR(a, b) ((a) | (b))
-#define XOR(a, b) ((a) ^ (b))
-#define LAND(a, b) ((a) && (b))
-#define LOR(a, b) ((a) || (b))
-#define LXOR(a, b) (!(a) != !(b))
-
-/*
- * OP over p[0..n): whole vectors as a tree for the usual widths (the
- * order of a sub-group reduction is not specified), else in order.
- */
-#define FOLD(T, NAME, OP)                                                      \
-	static T fold_##NAME##_##T(local const T *p, uint n)                   \
-	{                                                                      \
-		T r;                                                           \
-		if (n == 16) {                                                 \
-			T##16 v = vload16(0, p);                               \
-			T##8 a = OP(v.lo, v.hi);                               \
-			T##4 c = OP(a.lo, a.hi);                               \
-			T##2 d = OP(c.lo, c.hi);                               \
-			return OP(d.lo, d.hi);                                 \
-		}                                                              \
-		if (n == 8) {                                                  \
-			T##8 a = vload8(0, p);                                 \
-			T##4 c = OP(a.lo, a.hi);                               \
-			T##2 d = OP(c.lo, c.hi);                               \
-			return OP(d.lo, d.hi);                                 \
-		}                                                              \
-		r = p[0];                                                      \
-		for (uint k = 1; k < n; k++)                                   \
-			r = OP(r, p[k]);                                       \
-		return r;                                                      \
-	}
 
 /* OP: ADD, or min/max (fmin/fmax for floating types); ID: OP's identity */
 #define COLLECTIVES(T, NAME, OP, ID)                                           \
 	FOLD(T, NAME, OP)                                                      \
 	T OVL sub_group_reduce_##NAME(T x)                                     \
 	{                                                                      \
-		PUBLISH(T, x);                                                 \
-		STEP(T, {                                                      \
-			T r = fold_##NAME##_##T(Ps, ns);                       \
-			for (uint k = 0; k < ns; k++)                          \
-				Rs[k] = r;                                     \
-		});                                                            \
-		return RESULT(T);                                                \
+		COLLECTIVE(T, T, x, 1, REDUCE_BODY(T, NAME));                  \
+		return RESULT(T);                                              \
 	}                                                                      \
 	T OVL sub_group_scan_inclusive_##NAME(T x)                             \
 	{                                                                      \
-		PUBLISH(T, x);                                                 \
-		STEP(T, {                                                      \
-			T acc = Ps[0];                                         \
-			Rs[0] = acc;                                           \
-			for (uint k = 1; k < ns; k++)                          \
-				Rs[k] = acc = OP(acc, Ps[k]);                  \
-		});                                                            \
-		return RESULT(T);                                                \
+		COLLECTIVE(T, T, x, 1, SCAN_INCLUSIVE_BODY(T, OP));            \
+		return RESULT(T);                                              \
 	}                                                                      \
 	T OVL sub_group_scan_exclusive_##NAME(T x)                             \
 	{                                                                      \
-		PUBLISH(T, x);                                                 \
-		STEP(T, {                                                      \
-			T acc = (ID);                                          \
-			for (uint k = 0; k < ns; k++) {                        \
-				Rs[k] = acc;                                   \
-				acc = OP(acc, Ps[k]);                          \
-			}                                                      \
-		});                                                            \
-		return RESULT(T);                                                \
+		COLLECTIVE(T, T, x, 1, SCAN_EXCLUSIVE_BODY(T, OP, ID));        \
+		return RESULT(T);                                              \
 	}
 
 /* clustered: over the aligned run of c lanes holding the caller's
@@ -230,18 +95,17 @@ void OVL sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope)
 #define CLUSTERED(T, NAME, OP)                                                 \
 	T OVL sub_group_clustered_reduce_##NAME(T x, uint c)                   \
 	{                                                                      \
-		PUBLISH(T, x);                                                 \
-		STEP(T, {                                                      \
-			for (uint c0 = 0; c && c0 < ns; c0 += c) {            \
+		COLLECTIVE(T, T, x, 1, {                                       \
+			for (uint c0 = 0; c && c0 < ns; c0 += c) {             \
 				uint e = min(c0 + c, ns);                      \
-				T r = Ps[c0];                                  \
+				T r = PS(c0);                                  \
 				for (uint k = c0 + 1; k < e; k++)              \
-					r = OP(r, Ps[k]);                      \
+					r = OP(r, PS(k));                      \
 				for (uint k = c0; k < e; k++)                  \
-					Rs[k] = r;                             \
+					RS(k) = r;                             \
 			}                                                      \
 		});                                                            \
-		return c ? RESULT(T) : x;                                        \
+		return c ? RESULT(T) : x;                                      \
 	}
 
 /* (i + d) mod m, for either sign of d */
@@ -253,16 +117,20 @@ static uint rotated(uint i, int d, uint m)
 }
 
 /*
- * Lane @p k's value, each lane its own k; out-of-range lanes (undefined)
- * give the caller's own, never a slot outside the sub-group.
+ * Lane @p k's value, each lane its own k: the step copies every active
+ * lane's value to R, where it stays until all have read theirs.
+ * Out-of-range lanes (undefined) give the caller's own, never a slot
+ * outside the sub-group.
  */
 #define EXCHANGE(T)                                                            \
 	T OVL sub_group_shuffle(T x, uint k)                                   \
 	{                                                                      \
-		PUBLISH(T, x);                                                 \
-		*MINE(T, R_BASE) = k < n ? block(T, P_BASE, b)[k] : x;         \
-		barrier(CLK_LOCAL_MEM_FENCE);                                  \
-		return RESULT(T);                                                \
+		COLLECTIVE(T, T, x, 1, {                                       \
+			for (uint j = 0; j < ns; j++)                          \
+				if (ACTIVE(j))                                 \
+					RS(j) = PS(j);                         \
+		});                                                            \
+		return k < n ? *SLOT(T, R_BASE, b + k) : x;                    \
 	}                                                                      \
 	T OVL sub_group_broadcast(T x, uint k)                                 \
 	{                                                                      \

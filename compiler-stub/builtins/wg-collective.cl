@@ -13,6 +13,7 @@
 #include "builtins.h"
 
 local void *__accel_wg_scratch(void);
+int __accel_sub_groups_converged(void);
 
 static size_t wg_items(void)
 {
@@ -24,17 +25,23 @@ static size_t wg_items(void)
 
 /*
  * Two arrays of the scratch memory: P, where work-item l publishes its
- * value at P[l], and R, where the results are. P is written before the
- * first barrier, read and R written between the two, R read after the
- * second; sub-group.cl's collectives keep the same order, so a
- * collective may follow another without a barrier in front.
+ * value at AT(P, l), and R, where the results are. P is written before
+ * the first barrier, read and R written between the two, R read after
+ * the second; the sub-group functions (sub-group.h) keep the same order,
+ * so a collective may follow another without a barrier in front. The
+ * slots are of the type with regions, 8 bytes each with fibers, as the
+ * sub-group functions' are there: a work-item's publication here then
+ * never meets another's still waiting in a sub-group function.
  */
 #define PUBLISH(T, x)                                                          \
-	local uchar *scr = (local uchar *)__accel_wg_scratch();                \
-	local T *P = (local T *)scr, *R = (local T *)(scr + ITEMS * 8);        \
+	typedef T wg_t;                                                        \
+	local uchar *P = (local uchar *)__accel_wg_scratch();                  \
+	local uchar *R = P + ITEMS * 8;                                        \
+	size_t stride = __accel_sub_groups_converged() ? sizeof(T) : 8;        \
 	size_t l = get_local_linear_id(), n = wg_items();                      \
-	P[l] = (x);                                                            \
+	AT(P, l) = (x);                                                        \
 	barrier(CLK_LOCAL_MEM_FENCE)
+#define AT(A, i) (*(local wg_t *)((A) + (i) * stride))
 
 #define ADD(a, b) ((a) + (b))
 
@@ -44,25 +51,25 @@ static size_t wg_items(void)
 	{                                                                      \
 		PUBLISH(T, x);                                                 \
 		if (l == 0) {                                                  \
-			T r = P[0];                                            \
+			T r = AT(P, 0);                                        \
 			for (size_t i = 1; i < n; i++)                         \
-				r = OP(r, P[i]);                               \
-			R[0] = r;                                              \
+				r = OP(r, AT(P, i));                           \
+			AT(R, 0) = r;                                          \
 		}                                                              \
 		barrier(CLK_LOCAL_MEM_FENCE);                                  \
-		return R[0];                                                   \
+		return AT(R, 0);                                               \
 	}                                                                      \
 	T OVL work_group_scan_inclusive_##NAME(T x)                            \
 	{                                                                      \
 		PUBLISH(T, x);                                                 \
 		if (l == 0) {                                                  \
-			T acc = P[0];                                          \
-			R[0] = acc;                                            \
+			T acc = AT(P, 0);                                      \
+			AT(R, 0) = acc;                                        \
 			for (size_t i = 1; i < n; i++)                         \
-				R[i] = acc = OP(acc, P[i]);                    \
+				AT(R, i) = acc = OP(acc, AT(P, i));            \
 		}                                                              \
 		barrier(CLK_LOCAL_MEM_FENCE);                                  \
-		return R[l];                                                   \
+		return AT(R, l);                                               \
 	}                                                                      \
 	T OVL work_group_scan_exclusive_##NAME(T x)                            \
 	{                                                                      \
@@ -70,12 +77,12 @@ static size_t wg_items(void)
 		if (l == 0) {                                                  \
 			T acc = (ID);                                          \
 			for (size_t i = 0; i < n; i++) {                       \
-				R[i] = acc;                                    \
-				acc = OP(acc, P[i]);                           \
+				AT(R, i) = acc;                                \
+				acc = OP(acc, AT(P, i));                       \
 			}                                                      \
 		}                                                              \
 		barrier(CLK_LOCAL_MEM_FENCE);                                  \
-		return R[l];                                                   \
+		return AT(R, l);                                               \
 	}
 
 /* the value of the work-item with that local id (1, 2 or 3 of them) */
@@ -84,9 +91,9 @@ static size_t wg_items(void)
 	{                                                                      \
 		PUBLISH(T, a);                                                 \
 		if (l == 0)                                                    \
-			R[0] = x < n ? P[x] : a;                               \
+			AT(R, 0) = x < n ? AT(P, x) : a;                       \
 		barrier(CLK_LOCAL_MEM_FENCE);                                  \
-		return R[0];                                                   \
+		return AT(R, 0);                                               \
 	}                                                                      \
 	T OVL work_group_broadcast(T a, size_t x, size_t y)                    \
 	{                                                                      \

@@ -45,7 +45,7 @@ static const char *const cl30_features[] = {
 };
 
 /*
- * The sub-group extensions builtins/sub-group.cl implements, on the
+ * The sub-group extensions builtins/sub-group*.cl implement, on the
  * __opencl_c_subgroups of OpenCL C 3.0 (not cl_khr_subgroups, which
  * promises independent forward progress): clang 16 defines their macros
  * only for SPIR targets. Must match the device's extension list.
@@ -56,6 +56,9 @@ static const char *const subgroup_extensions[] = {
 	"-Dcl_khr_subgroup_shuffle_relative=1",
 	"-Dcl_khr_subgroup_clustered_reduce=1",
 	"-Dcl_khr_subgroup_rotate=1",
+	"-Dcl_khr_subgroup_ballot=1",
+	"-Dcl_khr_subgroup_non_uniform_vote=1",
+	"-Dcl_khr_subgroup_non_uniform_arithmetic=1",
 };
 
 /* Split like a shell would for words and quotes, without expansion. */

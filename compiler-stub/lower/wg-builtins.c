@@ -31,6 +31,9 @@ enum wi_builtin {
 	WI_LOCAL_LINEAR_ID,
 	WI_SG_CONVERGED,
 	WI_SG_STEP_X,
+	WI_SG_SITE,
+	WI_SG_WAIT,
+	WI_SG_DONE,
 	WI_BARRIER,
 };
 
@@ -49,12 +52,17 @@ static const struct {
 	{ "_Z12get_work_dimv", WI_WORK_DIM },
 	{ "_Z20get_global_linear_idv", WI_GLOBAL_LINEAR_ID },
 	{ "_Z19get_local_linear_idv", WI_LOCAL_LINEAR_ID },
-	/* builtins/sub-group.cl: do all sub-groups reach every collective
+	/* builtins/sub-group.h: do all sub-groups reach every collective
 	 * together (not with fibers, wg-subgroups.c)? */
 	{ "__accel_sub_groups_converged", WI_SG_CONVERGED },
 	/* the x ids that run a sub-group collective's step: one, the first
 	 * work-item doing every sub-group's, where they converge */
 	{ "__accel_sub_group_step_x", WI_SG_STEP_X },
+	/* with fibers: a number for each call of a sub-group function, and
+	 * the waits for the sub-group (runtime/fiber.c) */
+	{ "__accel_sub_group_site", WI_SG_SITE },
+	{ "__accel_sub_group_wait", WI_SG_WAIT },
+	{ "__accel_sub_group_done", WI_SG_DONE },
 	{ "_Z7barrierj", WI_BARRIER },
 	{ "_Z18work_group_barrierj", WI_BARRIER },
 	{ "_Z18work_group_barrierj12memory_scope", WI_BARRIER },
@@ -370,12 +378,54 @@ static bool reveals_group(enum wi_builtin b)
 	}
 }
 
+/*
+ * The sub-group functions' waits: calls into the fiber runtime with the
+ * fiber group first, else (regions, where they are not reached) nothing.
+ */
+static int lower_sg_wait(struct lower *l, struct wrapper *w,
+			 enum wi_builtin b, LLVMValueRef call)
+{
+	LLVMTypeRef done_args[] = { l->ptr, l->i32, l->i64 };
+	LLVMTypeRef wait_args[] = { l->ptr, l->i32, l->i32, l->i32 };
+	LLVMValueRef args[4] = { w->fg };
+	LLVMTypeRef t;
+	LLVMValueRef f;
+	unsigned n = LLVMGetNumArgOperands(call);
+
+	if (n > 3)
+		return -EIO;
+	if (!w->fg) {
+		if (b == WI_SG_WAIT)
+			LLVMReplaceAllUsesWith(call,
+					       LLVMConstInt(l->i64, 0, 0));
+		LLVMInstructionEraseFromParent(call);
+		return 0;
+	}
+	for (unsigned i = 0; i < n; i++)
+		args[i + 1] = LLVMGetOperand(call, i);
+	if (b == WI_SG_WAIT) {
+		t = LLVMFunctionType(l->i64, wait_args, 4, 0);
+		f = LLVMGetNamedFunction(l->st->mod, ACCELC_FIBER_SG_WAIT);
+	} else {
+		t = LLVMFunctionType(LLVMVoidTypeInContext(l->st->ctx),
+				     done_args, 3, 0);
+		f = LLVMGetNamedFunction(l->st->mod, ACCELC_FIBER_SG_DONE);
+	}
+	if (!f || LLVMCountParamTypes(t) != n + 1)
+		return -EIO;
+	f = LLVMBuildCall2(l->b, t, f, args, n + 1, "");
+	LLVMReplaceAllUsesWith(call, f);
+	LLVMInstructionEraseFromParent(call);
+	return 0;
+}
+
 int accelc_lower_builtins(struct lower *l, struct wrapper *w)
 {
 	LLVMValueRef barrier = LLVMGetNamedFunction(l->st->mod,
 						    ACCELC_FIBER_BARRIER);
 	LLVMTypeRef bt = LLVMFunctionType(LLVMVoidTypeInContext(l->st->ctx),
 					  &l->ptr, 1, 0);
+	uint32_t site = 0;
 
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->fn); bb;
 	     bb = LLVMGetNextBasicBlock(bb)) {
@@ -402,7 +452,18 @@ int accelc_lower_builtins(struct lower *l, struct wrapper *w)
 				LLVMInstructionEraseFromParent(i);
 				continue;
 			}
-			v = lower_wi(l, w, b, i);
+			if (b == WI_SG_WAIT || b == WI_SG_DONE) {
+				int r = lower_sg_wait(l, w, b, i);
+
+				if (r < 0)
+					return r;
+				continue;
+			}
+			/* each call its own: the builtins are inlined by now */
+			if (b == WI_SG_SITE)
+				v = LLVMConstInt(l->i32, ++site, 0);
+			else
+				v = lower_wi(l, w, b, i);
 			if (LLVMTypeOf(v) != LLVMTypeOf(i))
 				v = LLVMBuildIntCast2(l->b, v, LLVMTypeOf(i), 0,
 						      "");

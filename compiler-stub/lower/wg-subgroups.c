@@ -2,14 +2,16 @@
 /*
  * Which kernels must run their sub-group functions as fibers.
  *
- * The sub-group functions (builtins/sub-group.cl) are work-group barriers
- * around a step over the caller's sub-group. OpenCL only asks that all
- * work-items of a sub-group reach them alike, not the whole work-group:
- * `if (get_sub_group_id() == 0) x = sub_group_reduce_add(y);` is valid.
- * Regions (wg-regions.c) take the barrier the last work-item reached
- * as everyone's, which such code breaks; fibers (runtime/fiber.c) step
- * each work-item to its own next barrier, which keeps every sub-group
- * in step with itself.
+ * The sub-group functions (builtins/sub-group.h) are, with regions,
+ * work-group barriers around a step over the caller's sub-group. OpenCL
+ * only asks that all work-items of a sub-group reach them alike, not the
+ * whole work-group: `if (get_sub_group_id() == 0) x =
+ * sub_group_reduce_add(y);` is valid, and the ballot and non-uniform
+ * functions need not even be reached by the whole sub-group. Regions
+ * (wg-regions.c) take the barrier the last work-item reached as
+ * everyone's, which such code breaks; with fibers (runtime/fiber.c) each
+ * sub-group function waits for the caller's own sub-group, its active
+ * lanes.
  *
  * So a kernel keeps its regions only where each call reaching a sub-group
  * function is made alike by every work-item of the group, in the kernel
@@ -33,7 +35,17 @@
 /* searches are quadratic in this; beyond it a kernel runs as fibers */
 #define MAX_BLOCKS 4096
 
-/* sub_group_* builtins but the get_sub_group_* queries: "_Z<n>sub_group_" */
+static bool starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len > n && !memcmp(s, prefix, n);
+}
+
+/*
+ * sub_group_* builtins, "_Z<n>sub_group_", but the get_sub_group_*
+ * queries and the ballot's bit operations, which are plain functions.
+ */
 static bool is_sub_group_fn(LLVMValueRef f)
 {
 	size_t len;
@@ -46,8 +58,13 @@ static bool is_sub_group_fn(LLVMValueRef f)
 		i++;
 	if (i == 2)
 		return false;
-	return (len - i > 10 && !memcmp(n + i, "sub_group_", 10)) ||
-	       (len - i > 16 && !memcmp(n + i, "intel_sub_group_", 16));
+	n += i;
+	len -= i;
+	if (starts(n, len, "sub_group_ballot_") ||
+	    starts(n, len, "sub_group_inverse_ballot"))
+		return false;
+	return starts(n, len, "sub_group_") ||
+	       starts(n, len, "intel_sub_group_");
 }
 
 struct walk {

@@ -2,8 +2,25 @@
 /*
  * Fibers for kernels with barriers, linked (as bitcode) into programs that
  * need them: every work-item of a work-group runs on its own small stack;
- * a barrier switches to the next work-item, round robin, so that when
- * the last one reaches the barrier the first one resumes past it.
+ * a barrier or a sub-group function switches to the next work-item,
+ * round robin, and the work-item waits there, switching on, until the
+ * others it waits for have come. One turn of the round robin over the
+ * live work-items is a pass; every work-item runs once in each, in the
+ * order of their ids.
+ *
+ * A barrier waits for every live work-item to reach a barrier (those that
+ * returned are done with the group's barriers).
+ *
+ * A sub-group function (builtins/sub-group.h) publishes its argument
+ * and waits for its sub-group: the work-items of it that reached the same
+ * call, site, before the current pass are its active ones. The first of
+ * them is the leader: it does the function's step for them all, then
+ * releases them; they run after it in the same pass. A function that all
+ * of the sub-group must reach waits until its live work-items all came;
+ * one that needs not (cl_khr_subgroup_non_uniform_*, ballot) takes those
+ * that came. A pass in which nothing came, left or returned is a stall
+ * (a sub-group function not reached by all, undefined in OpenCL): the
+ * waiting functions then take those that came, so that the group ends.
  *
  * Stack sets (a guard page below each stack) are cached in a few slots
  * of the shared object, taken and given back with atomic exchanges, and
@@ -34,21 +51,35 @@ extern const uint64_t __accelc_fiber_stack HIDDEN;
 typedef void (*item_fn)(void **args, const struct accel_wg_ctx *ctx,
 			uint64_t lx, uint64_t ly, uint64_t lz, void *fg);
 
+/* a work-item's state in the sub-group functions */
+enum { SG_RUN, SG_WAIT, SG_DONE };
+
+/* per work-item: saved stack pointer, pass of its arrival at a sub-group
+ * function, that function's site, finished flag, sub-group state */
+#define ITEM_META (sizeof(void *) + sizeof(uint64_t) + sizeof(uint32_t) + 2)
+
 struct fiber_group {
 	void *main_sp;
 	void **args;
 	const struct accel_wg_ctx *ctx;
 	item_fn fn;
 	uint64_t n, cur, done;
-	void **sp;    /* saved stack pointer of each work-item */
+	uint64_t pass;        /* passes of the round robin so far */
+	uint64_t events;      /* arrivals, releases and returns so far */
+	uint64_t events_seen; /* ... at the start of this pass */
+	uint64_t at_barrier, barrier_gen;
+	int stalled;          /* the last pass saw no event */
+	void **sp;
+	uint64_t *arrived;
+	uint32_t *site;
 	uint8_t *finished;
+	uint8_t *sg_state;
 };
 
 struct stack_cache {
 	uint8_t *base;
 	size_t n;      /* stacks mapped */
-	void **sp;     /* n saved stack pointers, then n finished flags */
-	uint8_t *finished;
+	void *meta;    /* n ITEM_META records, array by array */
 };
 
 HIDDEN void accelc_fiber_switch(void **save, void *to);
@@ -99,7 +130,7 @@ static void cache_destroy(struct stack_cache *c)
 {
 	munmap(c->base, c->n * (FIBER_STACK + GUARD));
 	/* the record itself lives at the start of the metadata mapping */
-	munmap(c, sizeof(*c) + c->n * (sizeof(void *) + 1));
+	munmap(c, sizeof(*c) + c->n * ITEM_META);
 }
 
 /* A set of at least @p n stacks, cached or new; NULL when out of memory. */
@@ -125,7 +156,7 @@ static struct stack_cache *cache_take(uint64_t n)
 		    -1, 0);
 	if (base == MAP_FAILED)
 		return NULL;
-	meta = mmap(NULL, sizeof(*c) + n * (sizeof(void *) + 1),
+	meta = mmap(NULL, sizeof(*c) + n * ITEM_META,
 		    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (meta == MAP_FAILED) {
 		munmap(base, bytes);
@@ -137,8 +168,7 @@ static struct stack_cache *cache_take(uint64_t n)
 	c = meta;
 	c->base = base;
 	c->n = n;
-	c->sp = (void **)(c + 1);
-	c->finished = (uint8_t *)(c->sp + n);
+	c->meta = c + 1;
 	return c;
 }
 
@@ -174,6 +204,37 @@ static uint64_t next_live(struct fiber_group *g, uint64_t me)
 	return me;
 }
 
+/* The work-item to run after @p me; a new pass when the turn wraps. */
+static uint64_t advance(struct fiber_group *g, uint64_t me)
+{
+	uint64_t next = next_live(g, me);
+
+	if (next <= me) {
+		g->pass++;
+		g->stalled = g->events == g->events_seen;
+		g->events_seen = g->events;
+	}
+	return next;
+}
+
+/* Lets the other work-items run once. */
+static void yield(struct fiber_group *g)
+{
+	uint64_t me = g->cur, next = advance(g, me);
+
+	if (next == me)
+		return;
+	g->cur = next;
+	accelc_fiber_switch(&g->sp[me], g->sp[next]);
+}
+
+static void barrier_release(struct fiber_group *g)
+{
+	g->at_barrier = 0;
+	g->barrier_gen++;
+	g->events++;
+}
+
 __attribute__((used, noinline, noreturn)) HIDDEN void
 accelc_fiber_main(struct fiber_group *g)
 {
@@ -183,11 +244,16 @@ accelc_fiber_main(struct fiber_group *g)
 	void *dead;
 
 	g->fn(g->args, ctx, i % ls0, i / ls0 % ls1, i / (ls0 * ls1), g);
-	g->finished[i] = 1;
+	g->events++;
 	if (++g->done == g->n) {
+		g->finished[i] = 1;
 		accelc_fiber_switch(&dead, g->main_sp);
 	} else {
-		g->cur = next_live(g, i);
+		/* the rest may all be at a barrier now */
+		if (g->at_barrier && g->at_barrier == g->n - g->done)
+			barrier_release(g);
+		g->cur = advance(g, i);
+		g->finished[i] = 1;
 		accelc_fiber_switch(&dead, g->sp[g->cur]);
 	}
 	__builtin_unreachable();
@@ -196,12 +262,78 @@ accelc_fiber_main(struct fiber_group *g)
 __attribute__((noinline)) void __accelc_fiber_barrier(void *fg)
 {
 	struct fiber_group *g = fg;
-	uint64_t me = g->cur, next = next_live(g, me);
+	uint64_t gen = g->barrier_gen;
 
-	if (next == me)
+	g->events++;
+	if (++g->at_barrier == g->n - g->done) {
+		barrier_release(g);
 		return;
-	g->cur = next;
-	accelc_fiber_switch(&g->sp[me], g->sp[next]);
+	}
+	do
+		yield(g);
+	while (g->barrier_gen == gen);
+}
+
+/*
+ * Waits in the sub-group function at @p site, its argument published,
+ * for its sub-group (@p width wide; @p all: that all of it must reach).
+ * @return 0 when the leader did the step, else the active work-items as
+ * bits from the sub-group's first: the caller is the leader, does the
+ * step and calls __accelc_fiber_sg_done().
+ */
+__attribute__((noinline)) uint64_t
+__accelc_fiber_sg_wait(void *fg, uint32_t site, uint32_t width, uint32_t all)
+{
+	struct fiber_group *g = fg;
+	uint64_t me = g->cur, b = me - me % width;
+	uint64_t n = g->n - b < width ? g->n - b : width;
+
+	g->site[me] = site;
+	g->arrived[me] = g->pass;
+	g->sg_state[me] = SG_WAIT;
+	g->events++;
+	for (;;) {
+		uint64_t mask = 0;
+		int complete = 1;
+
+		yield(g);
+		if (g->sg_state[me] == SG_DONE) {
+			g->sg_state[me] = SG_RUN;
+			return 0;
+		}
+		for (uint64_t k = 0; k < n; k++) {
+			uint64_t x = b + k;
+
+			if (g->sg_state[x] == SG_WAIT && g->site[x] == site &&
+			    g->arrived[x] < g->pass)
+				mask |= (uint64_t)1 << k;
+			else if (!g->finished[x])
+				complete = 0;
+		}
+		/* the leader: the first that came before this pass */
+		if (!mask || b + (uint64_t)__builtin_ctzll(mask) != me)
+			continue;
+		if (all && !complete && !g->stalled)
+			continue;
+		g->sg_state[me] = SG_RUN;
+		return mask;
+	}
+}
+
+/* The leader has done the step for @p mask (from __accelc_fiber_sg_wait). */
+__attribute__((noinline)) void __accelc_fiber_sg_done(void *fg, uint32_t width,
+						       uint64_t mask)
+{
+	struct fiber_group *g = fg;
+	uint64_t b = g->cur - g->cur % width;
+
+	for (uint64_t m = mask; m; m &= m - 1) {
+		uint64_t x = b + (uint64_t)__builtin_ctzll(m);
+
+		if (x != g->cur)
+			g->sg_state[x] = SG_DONE;
+	}
+	g->events++;
 }
 
 static void *initial_frame(uint8_t *top, struct fiber_group *g)
@@ -240,22 +372,31 @@ int __accelc_fiber_run(void **args, const struct accel_wg_ctx *ctx,
 	if (g.n == 0)
 		return 0;
 	if (g.n == 1) {
-		uint8_t fin = 0;
+		uint8_t fin = 0, state = SG_RUN;
+		uint64_t arrived;
+		uint32_t site;
 
 		g.finished = &fin;
+		g.sg_state = &state;
+		g.arrived = &arrived;
+		g.site = &site;
 		fn(args, ctx, 0, 0, 0, &g);
 		return 0;
 	}
 	c = cache_take(g.n);
 	if (!c)
 		return -1;
-	g.sp = c->sp;
-	g.finished = c->finished;
+	g.sp = c->meta;
+	g.arrived = (uint64_t *)(g.sp + g.n);
+	g.site = (uint32_t *)(g.arrived + g.n);
+	g.finished = (uint8_t *)(g.site + g.n);
+	g.sg_state = g.finished + g.n;
 	for (uint64_t i = 0; i < g.n; i++) {
 		uint8_t *top = c->base + (i + 1) * (FIBER_STACK + GUARD);
 
 		g.sp[i] = initial_frame(top, &g);
 		g.finished[i] = 0;
+		g.sg_state[i] = SG_RUN;
 	}
 	g.cur = 0;
 	accelc_fiber_switch(&g.main_sp, g.sp[0]);

@@ -76,6 +76,9 @@ static void test_device(void **state)
 	assert_true(has_word(ext, "cl_khr_subgroup_extended_types"));
 	assert_true(has_word(ext, "cl_khr_subgroup_clustered_reduce"));
 	assert_true(has_word(ext, "cl_khr_subgroup_rotate"));
+	assert_true(has_word(ext, "cl_khr_subgroup_ballot"));
+	assert_true(has_word(ext, "cl_khr_subgroup_non_uniform_vote"));
+	assert_true(has_word(ext, "cl_khr_subgroup_non_uniform_arithmetic"));
 }
 
 /* The query against the kernel's own view, for each local size. */
