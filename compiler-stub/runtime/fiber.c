@@ -183,7 +183,7 @@ static void cache_give(struct stack_cache *c)
 	cache_destroy(c);
 }
 
-__attribute__((destructor)) static void cache_fini(void)
+static void cache_fini(void)
 {
 	for (int i = 0; i < CACHE_SLOTS; i++) {
 		struct stack_cache *c = atomic_exchange(&cache_slots[i], NULL);
@@ -192,6 +192,14 @@ __attribute__((destructor)) static void cache_fini(void)
 			cache_destroy(c);
 	}
 }
+
+/*
+ * Run at dlclose() by the dynamic loader, which runs .fini_array. Not a
+ * destructor attribute: the compiler's target machine (LLVM's C API)
+ * emits those into .dtors, which glibc does not run.
+ */
+__attribute__((used, section(".fini_array"))) static void (*const
+	cache_fini_entry)(void) = cache_fini;
 
 static uint64_t next_live(struct fiber_group *g, uint64_t me)
 {

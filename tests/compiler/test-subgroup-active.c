@@ -7,7 +7,8 @@
  * to 64 work-items and partial groups; a subset's call followed by one
  * of the whole sub-group and a barrier; and the same functions reached
  * by every work-item, where they run as work-item loops, with the
- * ballot's bit operations and lane masks.
+ * ballot's bit operations and lane masks. Programs that ran as fibers
+ * give their stacks back when they go.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -464,6 +465,55 @@ static void test_all_active(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* the process's memory mappings */
+static unsigned mappings(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned n = 0;
+	int c;
+
+	assert_non_null(f);
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* Fiber stacks are cached per program and freed with it. */
+static void test_stacks_freed(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_program *prog = ct_build(env, src, "-cl-std=CL3.0");
+	uint64_t l = 64, n = 4 * l;
+	struct accel_buffer *bx = ct_buffer(env, n * 4, NULL);
+	struct accel_buffer *br = ct_buffer(env, n * 4, NULL);
+	const void *bin;
+	size_t size;
+	unsigned before = 0;
+
+	assert_int_equal(accel_program_get_binary(prog, &bin, &size), 0);
+	for (int i = 0; i < 24; i++) {
+		struct accel_program *p;
+
+		assert_int_equal(accel_program_new_binary(env->dev, bin, size,
+							  &p),
+				 0);
+		CT_RUN(env, p, "rejoin", n, l, CT_BUF(bx), CT_BUF(br));
+		accel_program_unref(p);
+		/* after the first: the pool's threads and caches are up */
+		if (i == 0)
+			before = mappings();
+	}
+	/* a leaked stack set of 64 work-items is 129 mappings */
+	if (mappings() > before + 64)
+		print_error("mappings: %u, %u after the first program\n",
+			    mappings(), before);
+	assert_true(mappings() <= before + 64);
+	accel_buffer_unref(bx);
+	accel_buffer_unref(br);
+	accel_program_unref(prog);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -472,6 +522,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rejoin, test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_all_active,
+						test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_stacks_freed,
 						test_env_setup,
 						test_env_teardown),
 	};
