@@ -240,6 +240,9 @@ if ! configure_build build-asan "${san_cmake_args[@]}" \
 elif ! sanitizer_wrapper "-fsanitize=address,undefined"; then
 	record asan FAIL "ASan runtime does not start on this machine"
 else
+	# the instrumented compiler's steps run several times slower than
+	# the 60 s default deadline of each is meant for
+	ACCEL_COMPILE_TIMEOUT_MS="${ACCEL_COMPILE_TIMEOUT_MS:-180000}" \
 	ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
 	UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
 		run_ctest asan build-asan -LE '^(abi|bench)$'
@@ -256,6 +259,7 @@ if ! configure_build build-tsan "${san_cmake_args[@]}" \
 elif ! sanitizer_wrapper "-fsanitize=thread"; then
 	record tsan FAIL "TSan runtime does not start on this machine"
 else
+	ACCEL_COMPILE_TIMEOUT_MS="${ACCEL_COMPILE_TIMEOUT_MS:-180000}" \
 	TSAN_OPTIONS="second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}" \
 		run_ctest tsan build-tsan -L '^threads$'
 fi
