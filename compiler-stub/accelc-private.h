@@ -77,6 +77,7 @@ struct kernel_desc {
 	LLVMValueRef fn; /* the kernel function */
 	LLVMValueRef wg; /* its work-group function */
 	bool fibers;     /* its work-items run as fibers (wg-lower.c) */
+	bool spins;      /* reaches a loop waiting for others (wg-spin.c) */
 };
 
 struct lower_state {
@@ -86,6 +87,7 @@ struct lower_state {
 	struct kernel_desc *kernels;
 	uint32_t n_kernels;
 	bool needs_fibers;
+	bool may_spin; /* a kernel reaches an atomic operation */
 	bool opt; /* optimising: streaming variants, guards split */
 	struct strbuf *log;
 };
@@ -99,6 +101,13 @@ int accelc_safe_division(LLVMModuleRef mod);
 
 /* Flag kernels that reach a barrier; sets st->needs_fibers. */
 int accelc_find_barriers(struct lower_state *st);
+/*
+ * wg-spin.c: could a kernel wait for another work-item in a loop (it
+ * reaches an atomic operation)? Then, in SSA form: mark such loops with
+ * a yield (ACCELC_SPIN_YIELD) and set the kernels' spins.
+ */
+bool accelc_may_spin(struct lower_state *st);
+int accelc_mark_spin_loops(struct lower_state *st, LLVMBuilderRef b);
 /* wg-subgroups.c: must @p k run as fibers for its sub-group functions? */
 bool accelc_subgroups_divergent(struct kernel_desc *k);
 /* wg-subgroups.c: does a kernel call sub-group functions (kernels-ssa)? */
@@ -259,6 +268,9 @@ extern const char accelc_fiber_bc_end[];
 #define ACCELC_FIBER_BARRIER "__accelc_fiber_barrier"
 #define ACCELC_FIBER_SG_WAIT "__accelc_fiber_sg_wait"
 #define ACCELC_FIBER_SG_DONE "__accelc_fiber_sg_done"
+#define ACCELC_FIBER_YIELD "__accelc_fiber_yield"
+/* the back edge of a loop waiting for other work-items (wg-spin.c) */
+#define ACCELC_SPIN_YIELD "__accel_spin_yield"
 /* bytes of stack a work-item function needs (defined at link time) */
 #define ACCELC_FIBER_STACK "__accelc_fiber_stack"
 

@@ -98,12 +98,12 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 		icd_strcat(&d->extensions, " cl_khr_fp16");
 	/*
 	 * compiler-stub/builtins/sub-group*.cl, as the compiler declares them
-	 * (frontend/options.c), on OpenCL C 3.0's __opencl_c_subgroups. Not
-	 * cl_khr_subgroups: a device listing it must make independent
-	 * forward progress, which sub-groups sharing one thread cannot.
+	 * (frontend/options.c), on OpenCL C 3.0's __opencl_c_subgroups; with
+	 * independent forward progress, which cl_khr_subgroups promises.
 	 */
 	if (d->compiler && d->u64[ACCEL_DEVICE_U64_SUB_GROUP_SIZE])
-		icd_strcat(&d->extensions, " cl_khr_subgroup_extended_types "
+		icd_strcat(&d->extensions, " cl_khr_subgroups "
+			   "cl_khr_subgroup_extended_types "
 			   "cl_khr_subgroup_shuffle "
 			   "cl_khr_subgroup_shuffle_relative "
 			   "cl_khr_subgroup_clustered_reduce "
@@ -472,8 +472,10 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_PIPE_SUPPORT:
 		return BOOL(false);
 	case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-		/* a work-group's sub-groups share one thread */
-		return BOOL(false);
+		/* kernels with loops that wait for other work-items run as
+		 * fibers that switch there (compiler-stub/lower/wg-spin.c) */
+		return BOOL(d->compiler &&
+			    u[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] != 0);
 	case CL_DEVICE_MAX_NUM_SUB_GROUPS:
 		return UINT(d->compiler && u[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] ?
 			(u[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE] +

@@ -194,6 +194,8 @@ static const struct icd_function extension_functions[] = {
 	  (void *)clEnqueueReleaseExternalMemObjectsKHR },
 	/* cl_khr_il_program */
 	{ "clCreateProgramWithILKHR", (void *)clCreateProgramWithILKHR },
+	/* cl_khr_subgroups */
+	{ "clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR },
 	/* cl_arm_import_memory(_dma_buf) */
 	{ "clImportMemoryARM", (void *)clImportMemoryARM },
 };

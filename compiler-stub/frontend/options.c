@@ -45,12 +45,13 @@ static const char *const cl30_features[] = {
 };
 
 /*
- * The sub-group extensions builtins/sub-group*.cl implement, on the
- * __opencl_c_subgroups of OpenCL C 3.0 (not cl_khr_subgroups, which
- * promises independent forward progress): clang 16 defines their macros
- * only for SPIR targets. Must match the device's extension list.
+ * The sub-group extensions builtins/sub-group*.cl implement, with the
+ * independent forward progress cl_khr_subgroups promises
+ * (lower/wg-spin.c): clang 16 defines their macros only for SPIR targets.
+ * Must match the device's extension list.
  */
 static const char *const subgroup_extensions[] = {
+	"-Dcl_khr_subgroups=1",
 	"-Dcl_khr_subgroup_extended_types=1",
 	"-Dcl_khr_subgroup_shuffle=1",
 	"-Dcl_khr_subgroup_shuffle_relative=1",
@@ -264,7 +265,8 @@ int accelc_parse_options(const char *options, struct accelc_build_opts *out,
 		} else if (!strcmp(w, "-cl-kernel-arg-info") ||
 			   !strcmp(w, "-cl-strict-aliasing") ||
 			   !strcmp(w, "-cl-no-subgroup-ifp")) {
-			/* always on / deprecated no-op / no subgroups here */
+			/* always on / deprecated no-op / waits keep their
+			 * fibers all the same (lower/wg-spin.c) */
 			known = true;
 		} else {
 			for (size_t i = 0; i < sizeof(passthrough) /
@@ -297,10 +299,11 @@ int accelc_parse_options(const char *options, struct accelc_build_opts *out,
 	argv_add(&o.clang_args, "-Wno-psabi");
 	/* the device's OpenCL version, which clang leaves to us */
 	argv_add(&o.clang_args, "-D__OPENCL_VERSION__=300");
-	if (o.cl_std >= 300)
-		for (size_t i = 0; i < sizeof(subgroup_extensions) /
-		     sizeof(subgroup_extensions[0]); i++)
-			argv_add(&o.clang_args, subgroup_extensions[i]);
+	/* cl_khr_subgroups brings them to every OpenCL C version */
+	for (size_t i = 0;
+	     i < sizeof(subgroup_extensions) / sizeof(subgroup_extensions[0]);
+	     i++)
+		argv_add(&o.clang_args, subgroup_extensions[i]);
 	if (o.cl_std >= 300)
 		for (size_t i = 0; i < sizeof(cl30_features) /
 		     sizeof(cl30_features[0]); i++)

@@ -34,6 +34,7 @@ enum wi_builtin {
 	WI_SG_SITE,
 	WI_SG_WAIT,
 	WI_SG_DONE,
+	WI_SPIN_YIELD,
 	WI_BARRIER,
 };
 
@@ -63,6 +64,8 @@ static const struct {
 	{ "__accel_sub_group_site", WI_SG_SITE },
 	{ "__accel_sub_group_wait", WI_SG_WAIT },
 	{ "__accel_sub_group_done", WI_SG_DONE },
+	/* a spinning loop's back edge (wg-spin.c): let the others run */
+	{ ACCELC_SPIN_YIELD, WI_SPIN_YIELD },
 	{ "_Z7barrierj", WI_BARRIER },
 	{ "_Z18work_group_barrierj", WI_BARRIER },
 	{ "_Z18work_group_barrierj12memory_scope", WI_BARRIER },
@@ -452,6 +455,16 @@ int accelc_lower_builtins(struct lower *l, struct wrapper *w)
 				LLVMInstructionEraseFromParent(i);
 				continue;
 			}
+			if (b == WI_SPIN_YIELD) {
+				LLVMValueRef y = LLVMGetNamedFunction(
+					l->st->mod, ACCELC_FIBER_YIELD);
+
+				if (w->fg && y)
+					LLVMBuildCall2(l->b, bt, y, &w->fg, 1,
+						       "");
+				LLVMInstructionEraseFromParent(i);
+				continue;
+			}
 			if (b == WI_SG_WAIT || b == WI_SG_DONE) {
 				int r = lower_sg_wait(l, w, b, i);
 
@@ -519,6 +532,9 @@ int accelc_find_barriers(struct lower_state *st)
 			st->needs_fibers = true;
 		}
 	}
+	/* waiting loops run as fibers too (wg-spin.c) */
+	st->may_spin = accelc_may_spin(st);
+	st->needs_fibers |= st->may_spin;
 	free(seen);
 	return 0;
 }

@@ -581,10 +581,10 @@ bool accelc_pass_want_kernels_ssa(const struct accelc_pass_ctx *c)
 	for (uint32_t i = 0; i < c->st.n_kernels; i++)
 		if (!(c->st.kernels[i].info.flags & ACCELC_KERNEL_HAS_BARRIERS))
 			return true;
-	return accelc_module_uses_sub_groups(c->st.mod);
+	return c->st.may_spin || accelc_module_uses_sub_groups(c->st.mod);
 }
 
-/* SSA form for the implicit barriers' and the sub-groups' analyses */
+/* SSA form for the implicit barriers', sub-groups' and spins' analyses */
 int accelc_pass_kernels_ssa(struct accelc_pass_ctx *c)
 {
 	return accelc_run_passes(&c->st, "function(sroa)");
@@ -596,20 +596,31 @@ int accelc_pass_wrappers(struct accelc_pass_ctx *c)
 	struct lower_state *st = &c->st;
 	int r;
 
+	/* the fiber runtime is linked where a kernel may spin */
+	if (st->may_spin && st->needs_fibers) {
+		r = accelc_mark_spin_loops(st, c->l.b);
+		if (r < 0)
+			return r;
+	}
 	for (uint32_t i = 0; i < st->n_kernels; i++) {
 		struct kernel_desc *k = &st->kernels[i];
 		bool implicit = false;
 
 		c->ws[i].k = k;
-		if (!(k->info.flags & ACCELC_KERNEL_HAS_BARRIERS)) {
+		if (!k->spins &&
+		    !(k->info.flags & ACCELC_KERNEL_HAS_BARRIERS)) {
 			r = accelc_implicit_barriers(&c->l, k);
 			if (r < 0)
 				return r;
 			implicit = r > 0;
 		}
-		if (implicit || ((k->info.flags & ACCELC_KERNEL_HAS_BARRIERS) &&
-				 accelc_regions_fit(k) &&
-				 !accelc_subgroups_divergent(k))) {
+		if (k->spins) {
+			/* the others must run while it waits */
+			build_fiber_wrapper(&c->l, &c->ws[i]);
+		} else if (implicit ||
+			   ((k->info.flags & ACCELC_KERNEL_HAS_BARRIERS) &&
+			    accelc_regions_fit(k) &&
+			    !accelc_subgroups_divergent(k))) {
 			r = accelc_regions_wrapper(&c->l, &c->ws[i], &c->rg[i]);
 			if (r)
 				return r;

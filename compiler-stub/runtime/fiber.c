@@ -22,6 +22,9 @@
  * (a sub-group function not reached by all, undefined in OpenCL): the
  * waiting functions then take those that came, so that the group ends.
  *
+ * A loop that waits for other work-items (compiler-stub/lower/wg-spin.c)
+ * switches on each time round, so that they make progress independently.
+ *
  * Stack sets (a guard page below each stack) are cached in a few slots
  * of the shared object, taken and given back with atomic exchanges, and
  * freed by its destructor. No thread-local storage: a TLS cache freed at
@@ -280,6 +283,18 @@ __attribute__((noinline)) void __accelc_fiber_barrier(void *fg)
 	do
 		yield(g);
 	while (g->barrier_gen == gen);
+}
+
+/*
+ * A loop waiting for other work-items (compiler-stub/lower/wg-spin.c).
+ * It may yet see what it waits for: no stall while one spins.
+ */
+__attribute__((noinline)) void __accelc_fiber_yield(void *fg)
+{
+	struct fiber_group *g = fg;
+
+	g->events++;
+	yield(g);
 }
 
 /*
