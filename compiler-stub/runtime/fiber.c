@@ -308,9 +308,11 @@ __attribute__((noinline)) uint64_t
 __accelc_fiber_sg_wait(void *fg, uint32_t site, uint32_t width, uint32_t all)
 {
 	struct fiber_group *g = fg;
-	uint64_t me = g->cur, b = me - me % width;
-	uint64_t n = g->n - b < width ? g->n - b : width;
+	uint64_t me = g->cur, b, n;
 
+	width = width ? width : 1;
+	b = me - me % width;
+	n = g->n - b < width ? g->n - b : width;
 	g->site[me] = site;
 	g->arrived[me] = g->pass;
 	g->sg_state[me] = SG_WAIT;
@@ -348,7 +350,7 @@ __attribute__((noinline)) void __accelc_fiber_sg_done(void *fg, uint32_t width,
 						       uint64_t mask)
 {
 	struct fiber_group *g = fg;
-	uint64_t b = g->cur - g->cur % width;
+	uint64_t b = g->cur - g->cur % (width ? width : 1);
 
 	for (uint64_t m = mask; m; m &= m - 1) {
 		uint64_t x = b + (uint64_t)__builtin_ctzll(m);
