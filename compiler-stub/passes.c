@@ -71,12 +71,13 @@ const struct accelc_pass accelc_passes[] = {
 	  "integer division by 0 or INT_MIN / -1 does not trap",
 	  NULL, F(BUILTINS), 0, F(SAFE_DIV), NULL, accelc_pass_safe_division },
 	{ "find-barriers", "lower",
-	  "flag kernels reaching a barrier; do any need fibers",
+	  "flag kernels reaching a barrier or an atomic; do any need fibers",
 	  NULL, F(KERNELS) | F(BUILTINS), 0, F(BARRIERS), NULL,
 	  accelc_pass_find_barriers },
 	{ "link-fiber-runtime", "codegen",
 	  "link the fiber runtime (runtime/fiber.c)",
-	  "a kernel has barriers (it may run as fibers)", F(BARRIERS), 0,
+	  "a kernel has barriers or atomics (it may run as fibers)",
+	  F(BARRIERS), 0,
 	  F(FIBER_RT),
 	  accelc_pass_want_fibers, accelc_pass_link_fiber_rt },
 	/* ---- lower: work-group functions ---- */
@@ -84,14 +85,16 @@ const struct accelc_pass accelc_passes[] = {
 	  "the lowering's builder, types and per-kernel state",
 	  NULL, F(KERNELS), 0, F(LOWERING), NULL, accelc_pass_lower_start },
 	{ "kernels-ssa", "lower",
-	  "SROA: SSA form for the implicit barriers' and sub-groups' analyses",
-	  "a kernel has no barrier or calls sub-group functions",
+	  "SROA: SSA form for the implicit barriers', sub-groups' and "
+	  "waiting loops' analyses",
+	  "a kernel has no barrier, calls sub-group functions or atomics",
 	  F(LOWERING) | LOWER_INPUT, F(WRAPPERS),
 	  F(KERNELS_SSA), accelc_pass_want_kernels_ssa,
 	  accelc_pass_kernels_ssa },
 	{ "wrappers", "lower",
-	  "per kernel: implicit barriers if barrier-free, then K__wg "
-	  "(work-item loops, regions or fibers); K made internal",
+	  "waiting loops marked; per kernel: implicit barriers if "
+	  "barrier-free, then K__wg (work-item loops, regions or fibers); "
+	  "K made internal",
 	  NULL, F(LOWERING) | F(KERNELS_SSA) | LOWER_INPUT, F(INLINED),
 	  F(WRAPPERS), NULL, accelc_pass_wrappers },
 	{ "inline-attrs", "lower",
