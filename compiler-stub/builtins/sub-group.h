@@ -77,8 +77,8 @@ static inline uint sg_items(void)
  * COLLECTIVE(TP, TR, x, all, body): publishes @p x (of type TP), runs
  * @p body once per sub-group, with PS(k) and RS(k) lane k's value (TP,
  * sg_tp there) and result (TR, sg_tr), s0 its first lane, ns its size
- * and ms its active lanes as bits (body writes RS for those), and leaves the caller's
- * result in RESULT(TR). @p all: the function must be reached by the
+ * and ms its active lanes as bits (body writes RS for those), and
+ * leaves the caller's result in RESULT(TR). @p all: the function must be reached by the
  * whole sub-group (else by its active lanes, those that reach the same
  * call together).
  *

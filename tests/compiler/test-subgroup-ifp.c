@@ -4,8 +4,9 @@
  * first lane of each sub-group waits in a loop until the sub-groups after
  * it have gone, the last one first, spinning on an atomic add, a C11
  * atomic load and a volatile load, in groups of 1 to 64 work-items and
- * 256, while the other lanes wait for it in a sub-group function. A compare-exchange loop that computes what it stores (an atomic
- * float add) keeps its work-item loops.
+ * 256, while the other lanes wait for it in a sub-group function. A
+ * compare-exchange loop that computes what it stores (an atomic float
+ * add) keeps its work-item loops.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
