@@ -89,7 +89,8 @@ static const char src[] =
 	"	a += sub_group_reduce_add(v);\n"
 	"	lm[l] = a;\n"
 	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
-	"	r[g] = a + 1000000 * lm[(l + 1) % get_local_size(0)];\n"
+	"	r[g] = (int)((uint)a +\n"
+	"		     1000000u * (uint)lm[(l + 1) % get_local_size(0)]);\n"
 	"}\n"
 	/* the others publish for the work-group function while the three
 	 * still wait for theirs */
@@ -370,7 +371,11 @@ static void test_rejoin(void **state)
 		}
 		for (uint64_t g = 0; g < n; g++) {
 			uint64_t gb = g / l * l, m = n - gb < l ? n - gb : l;
-			int32_t want = a[g] + 1000000 * a[gb + (g - gb + 1) % m];
+			/* wrapping, as unsigned arithmetic does */
+			int32_t want = (int32_t)((uint32_t)a[g] +
+						 1000000u *
+						 (uint32_t)a[gb + (g - gb + 1) %
+							     m]);
 
 			if (r[g] != want)
 				bad += report("rejoin", "", l, g, r[g], want,
