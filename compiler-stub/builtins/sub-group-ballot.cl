@@ -160,31 +160,7 @@ uint4 OVL get_sub_group_lt_mask(void)
 		});                                                            \
 		return RESULT(T);                                              \
 	}                                                                      \
-	T##2 OVL sub_group_non_uniform_broadcast(T##2 x, uint k)               \
-	{                                                                      \
-		return (T##2)(sub_group_non_uniform_broadcast(x.s0, k),        \
-			      sub_group_non_uniform_broadcast(x.s1, k));       \
-	}                                                                      \
-	T##3 OVL sub_group_non_uniform_broadcast(T##3 x, uint k)               \
-	{                                                                      \
-		return (T##3)(sub_group_non_uniform_broadcast(x.s01, k),       \
-			      sub_group_non_uniform_broadcast(x.s2, k));       \
-	}                                                                      \
-	T##4 OVL sub_group_non_uniform_broadcast(T##4 x, uint k)               \
-	{                                                                      \
-		return (T##4)(sub_group_non_uniform_broadcast(x.lo, k),        \
-			      sub_group_non_uniform_broadcast(x.hi, k));       \
-	}                                                                      \
-	T##8 OVL sub_group_non_uniform_broadcast(T##8 x, uint k)               \
-	{                                                                      \
-		return (T##8)(sub_group_non_uniform_broadcast(x.lo, k),        \
-			      sub_group_non_uniform_broadcast(x.hi, k));       \
-	}                                                                      \
-	T##16 OVL sub_group_non_uniform_broadcast(T##16 x, uint k)             \
-	{                                                                      \
-		return (T##16)(sub_group_non_uniform_broadcast(x.lo, k),       \
-			       sub_group_non_uniform_broadcast(x.hi, k));      \
-	}
+	VECTORS_BY_ELEMENT(sub_group_non_uniform_broadcast, T)
 
 BROADCASTS(char)
 BROADCASTS(uchar)

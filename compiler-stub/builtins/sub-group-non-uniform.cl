@@ -74,22 +74,7 @@ ALL_EQUAL(half)
 
 /* OP with identity ID; NAME as in the builtins' names */
 #define NON_UNIFORM(T, NAME, OP, ID)                                           \
-	FOLD(T, nu_##NAME, OP)                                                 \
-	T OVL sub_group_non_uniform_reduce_##NAME(T x)                         \
-	{                                                                      \
-		COLLECTIVE(T, T, x, 0, REDUCE_BODY(T, nu_##NAME));             \
-		return RESULT(T);                                              \
-	}                                                                      \
-	T OVL sub_group_non_uniform_scan_inclusive_##NAME(T x)                 \
-	{                                                                      \
-		COLLECTIVE(T, T, x, 0, SCAN_INCLUSIVE_BODY(T, OP));            \
-		return RESULT(T);                                              \
-	}                                                                      \
-	T OVL sub_group_non_uniform_scan_exclusive_##NAME(T x)                 \
-	{                                                                      \
-		COLLECTIVE(T, T, x, 0, SCAN_EXCLUSIVE_BODY(T, OP, ID));        \
-		return RESULT(T);                                              \
-	}
+	REDUCE_SCANS(T, non_uniform_, NAME, OP, ID, 0)
 
 #define INTEGER(T, MIN, MAX)                                                   \
 	NON_UNIFORM(T, add, ADD, (T)0)                                         \

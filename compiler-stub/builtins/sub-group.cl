@@ -72,23 +72,7 @@ void OVL sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope)
 }
 
 /* OP: ADD, or min/max (fmin/fmax for floating types); ID: OP's identity */
-#define COLLECTIVES(T, NAME, OP, ID)                                           \
-	FOLD(T, NAME, OP)                                                      \
-	T OVL sub_group_reduce_##NAME(T x)                                     \
-	{                                                                      \
-		COLLECTIVE(T, T, x, 1, REDUCE_BODY(T, NAME));                  \
-		return RESULT(T);                                              \
-	}                                                                      \
-	T OVL sub_group_scan_inclusive_##NAME(T x)                             \
-	{                                                                      \
-		COLLECTIVE(T, T, x, 1, SCAN_INCLUSIVE_BODY(T, OP));            \
-		return RESULT(T);                                              \
-	}                                                                      \
-	T OVL sub_group_scan_exclusive_##NAME(T x)                             \
-	{                                                                      \
-		COLLECTIVE(T, T, x, 1, SCAN_EXCLUSIVE_BODY(T, OP, ID));        \
-		return RESULT(T);                                              \
-	}
+#define COLLECTIVES(T, NAME, OP, ID) REDUCE_SCANS(T, , NAME, OP, ID, 1)
 
 /* clustered: over the aligned run of c lanes holding the caller's
  * (c a power of two up to the sub-group's size, else undefined) */
@@ -161,32 +145,7 @@ static uint rotated(uint i, int d, uint m)
 	}
 
 /* vectors: element by element (each a scalar broadcast) */
-#define BROADCAST_VEC(T)                                                       \
-	T##2 OVL sub_group_broadcast(T##2 x, uint k)                           \
-	{                                                                      \
-		return (T##2)(sub_group_broadcast(x.s0, k),                    \
-			      sub_group_broadcast(x.s1, k));                   \
-	}                                                                      \
-	T##3 OVL sub_group_broadcast(T##3 x, uint k)                           \
-	{                                                                      \
-		return (T##3)(sub_group_broadcast(x.s01, k),                   \
-			      sub_group_broadcast(x.s2, k));                   \
-	}                                                                      \
-	T##4 OVL sub_group_broadcast(T##4 x, uint k)                           \
-	{                                                                      \
-		return (T##4)(sub_group_broadcast(x.lo, k),                    \
-			      sub_group_broadcast(x.hi, k));                   \
-	}                                                                      \
-	T##8 OVL sub_group_broadcast(T##8 x, uint k)                           \
-	{                                                                      \
-		return (T##8)(sub_group_broadcast(x.lo, k),                    \
-			      sub_group_broadcast(x.hi, k));                   \
-	}                                                                      \
-	T##16 OVL sub_group_broadcast(T##16 x, uint k)                         \
-	{                                                                      \
-		return (T##16)(sub_group_broadcast(x.lo, k),                   \
-			       sub_group_broadcast(x.hi, k));                  \
-	}
+#define BROADCAST_VEC(T) VECTORS_BY_ELEMENT(sub_group_broadcast, T)
 
 #define ARITH(T, MIN, MAX)                                                     \
 	COLLECTIVES(T, add, ADD, (T)0)                                         \

@@ -190,4 +190,50 @@ static inline uint sg_items(void)
 		}                                                              \
 	}
 
+/*
+ * sub_group_<P>reduce_<NAME>, sub_group_<P>scan_inclusive_<NAME> and
+ * sub_group_<P>scan_exclusive_<NAME> over OP, of identity ID; ALL: must
+ * the whole sub-group reach them (COLLECTIVE's all).
+ */
+#define REDUCE_SCANS(T, P, NAME, OP, ID, ALL)                                  \
+	FOLD(T, P##NAME, OP)                                                   \
+	T OVL sub_group_##P##reduce_##NAME(T x)                                \
+	{                                                                      \
+		COLLECTIVE(T, T, x, ALL, REDUCE_BODY(T, P##NAME));             \
+		return RESULT(T);                                              \
+	}                                                                      \
+	T OVL sub_group_##P##scan_inclusive_##NAME(T x)                        \
+	{                                                                      \
+		COLLECTIVE(T, T, x, ALL, SCAN_INCLUSIVE_BODY(T, OP));          \
+		return RESULT(T);                                              \
+	}                                                                      \
+	T OVL sub_group_##P##scan_exclusive_##NAME(T x)                        \
+	{                                                                      \
+		COLLECTIVE(T, T, x, ALL, SCAN_EXCLUSIVE_BODY(T, OP, ID));      \
+		return RESULT(T);                                              \
+	}
+
+/* F(x, k) for the vectors of T, element by element (each a scalar F) */
+#define VECTORS_BY_ELEMENT(F, T)                                               \
+	T##2 OVL F(T##2 x, uint k)                                             \
+	{                                                                      \
+		return (T##2)(F(x.s0, k), F(x.s1, k));                         \
+	}                                                                      \
+	T##3 OVL F(T##3 x, uint k)                                             \
+	{                                                                      \
+		return (T##3)(F(x.s01, k), F(x.s2, k));                        \
+	}                                                                      \
+	T##4 OVL F(T##4 x, uint k)                                             \
+	{                                                                      \
+		return (T##4)(F(x.lo, k), F(x.hi, k));                         \
+	}                                                                      \
+	T##8 OVL F(T##8 x, uint k)                                             \
+	{                                                                      \
+		return (T##8)(F(x.lo, k), F(x.hi, k));                         \
+	}                                                                      \
+	T##16 OVL F(T##16 x, uint k)                                           \
+	{                                                                      \
+		return (T##16)(F(x.lo, k), F(x.hi, k));                        \
+	}
+
 #endif /* ACCELC_SUB_GROUP_H */
