@@ -173,6 +173,18 @@ double ct_ulp_error(long double test, long double ref, int mant, int emin)
 	return (double)(fabsl(test - ref) / ldexpl(1.0L, e - (mant - 1)));
 }
 
+unsigned ct_sub_group_width(struct accel_program *prog, const char *name)
+{
+	struct accel_kernel *k;
+	uint32_t w = 0;
+
+	assert_int_equal(accel_kernel_new(prog, name, &k), 0);
+	assert_int_equal(accel_kernel_get_sub_group_size(k, &w), 0);
+	assert_int_equal(accel_kernel_get_sub_group_size(k, NULL), -EINVAL);
+	accel_kernel_unref(k);
+	return w;
+}
+
 uint64_t ct_rand(uint64_t *s)
 {
 	uint64_t x = *s;

@@ -64,6 +64,9 @@ uint64_t ct_rand(uint64_t *state);
 /* uniform in [lo, hi] */
 double ct_rand_range(uint64_t *state, double lo, double hi);
 
+/* The sub-group size of kernel @p name of @p prog (asserted to answer). */
+unsigned ct_sub_group_width(struct accel_program *prog, const char *name);
+
 /* A printf into a growing buffer (fails the test when out of memory). */
 struct ct_str {
 	char *buf;

@@ -244,17 +244,6 @@ static unsigned check_nu(const int32_t *x, const uint32_t *act,
 	return bad;
 }
 
-static unsigned kernel_width(struct accel_program *prog, const char *name)
-{
-	struct accel_kernel *k;
-	uint32_t w = 0;
-
-	assert_int_equal(accel_kernel_new(prog, name, &k), 0);
-	assert_int_equal(accel_kernel_get_sub_group_size(k, &w), 0);
-	accel_kernel_unref(k);
-	return w;
-}
-
 /* group sizes 1..64 and 256, each launch ending in a partial group */
 static uint64_t local_size(unsigned i)
 {
@@ -265,7 +254,7 @@ static void test_active(void **state)
 {
 	struct test_env *env = *state;
 	struct accel_program *prog = ct_build(env, src, "-cl-std=CL3.0");
-	unsigned w = kernel_width(prog, "nu"), bad = 0;
+	unsigned w = ct_sub_group_width(prog, "nu"), bad = 0;
 
 	assert_true(w >= 1 && w <= 64);
 	for (unsigned li = 0; li <= 64; li++) {
@@ -329,7 +318,7 @@ static void test_rejoin(void **state)
 {
 	struct test_env *env = *state;
 	struct accel_program *prog = ct_build(env, src, "-cl-std=CL3.0");
-	unsigned w = kernel_width(prog, "rejoin"), bad = 0;
+	unsigned w = ct_sub_group_width(prog, "rejoin"), bad = 0;
 
 	for (unsigned li = 0; li <= 64; li += 3) {
 		uint64_t l = local_size(li), n = 2 * l + (l + 1) / 2;
@@ -398,7 +387,7 @@ static void test_all_active(void **state)
 {
 	struct test_env *env = *state;
 	struct accel_program *prog = ct_build(env, src, "-cl-std=CL3.0");
-	unsigned w = kernel_width(prog, "uni"), bad = 0;
+	unsigned w = ct_sub_group_width(prog, "uni"), bad = 0;
 	struct accel_kernel *ku, *kn;
 	uint64_t per_u = 0, per_n = 0;
 

@@ -386,23 +386,11 @@ static unsigned run_geometry(struct test_env *env, struct accel_program *prog,
 	return bad;
 }
 
-static unsigned kernel_width(struct accel_program *prog, const char *name)
-{
-	struct accel_kernel *k;
-	uint32_t w = 0;
-
-	assert_int_equal(accel_kernel_new(prog, name, &k), 0);
-	assert_int_equal(accel_kernel_get_sub_group_size(k, &w), 0);
-	assert_int_equal(accel_kernel_get_sub_group_size(k, NULL), -EINVAL);
-	accel_kernel_unref(k);
-	return w;
-}
-
 static void test_sub_groups(void **state)
 {
 	struct test_env *env = *state;
 	struct accel_program *prog = ct_build(env, src, "-cl-std=CL3.0");
-	unsigned w = kernel_width(prog, "s_int"), bad = 0;
+	unsigned w = ct_sub_group_width(prog, "s_int"), bad = 0;
 	struct geometry g = { 1, { 0, 1, 1 }, { 0, 1, 1 }, 0 };
 	static const struct geometry geos[] = {
 		{ 2, { 10, 6, 1 }, { 5, 3, 1 }, 2 },
@@ -433,7 +421,7 @@ static void test_divergent(void **state)
 {
 	struct test_env *env = *state;
 	struct accel_program *prog = ct_build(env, src, "-cl-std=CL3.0");
-	unsigned w = kernel_width(prog, "diverge"), bad = 0;
+	unsigned w = ct_sub_group_width(prog, "diverge"), bad = 0;
 	static const uint64_t locals[] = { 1, 7, 16, 37, 64, 256 };
 
 	for (size_t li = 0; li < TEST_ARRAY_SIZE(locals); li++) {
@@ -490,7 +478,7 @@ static void test_uniform_flow(void **state)
 {
 	struct test_env *env = *state;
 	struct accel_program *prog = ct_build(env, src, "-cl-std=CL3.0");
-	unsigned w = kernel_width(prog, "uniform_loop"), bad = 0;
+	unsigned w = ct_sub_group_width(prog, "uniform_loop"), bad = 0;
 	struct accel_kernel *ku, *kd;
 	uint64_t per_u = 0, per_d = 0;
 	static const uint32_t counts[] = { 0, 1, 3, 5 };
