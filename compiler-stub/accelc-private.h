@@ -182,8 +182,6 @@ int accelc_check_undefined(struct lower_state *st);
 
 /* Link the embedded builtins (and, when needed, the fiber runtime). */
 int accelc_link_builtins(LLVMModuleRef mod, bool fibers, struct strbuf *log);
-/* codegen.c: __accel_sub_group_width() returns @p width */
-void accelc_define_sub_group_width(LLVMModuleRef mod, uint32_t width);
 
 #include <llvm-c/TargetMachine.h>
 
@@ -257,11 +255,12 @@ int accelc_emit_fiber_stack(LLVMContextRef c, LLVMTargetMachineRef tm,
 			    uint64_t bytes, const char *path,
 			    struct strbuf *log);
 
-/* The embedded bitcode blobs (builtins-blob.S). */
+/* The embedded bitcode blobs and prelude text (blob.c.in). */
 extern const char accelc_builtins_bc[];
 extern const char accelc_builtins_bc_end[];
 extern const char accelc_fiber_bc[];
 extern const char accelc_fiber_bc_end[];
+extern const char accelc_program_prelude[];
 
 /* Names the generated code shares with runtime/fiber.c. */
 #define ACCELC_FIBER_RUN "__accelc_fiber_run"

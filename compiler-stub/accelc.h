@@ -197,12 +197,22 @@ struct accelc_kernel_info {
 	 */
 	uint64_t private_per_item;
 	/**
-	 * Work-items per sub-group (the last of a group may have fewer): the
-	 * lanes of a float vector of the code's target; not in the
-	 * container, derived from its CPU features when it is loaded
+	 * Work-items per sub-group (the last of a group may have fewer):
+	 * reqd_sub_group_size if set, else the lanes of a float vector of
+	 * the code's target; not in the container, derived from it and its
+	 * CPU features when it is loaded
 	 */
 	uint32_t sub_group_size;
+	/**
+	 * intel_reqd_sub_group_size, 0 if none: a power of two up to
+	 * ACCELC_MAX_SUB_GROUP_SIZE
+	 */
+	uint32_t reqd_sub_group_size;
 };
+
+/** The largest sub-group a kernel may ask for (intel_reqd_sub_group_size);
+ * the sub-group functions track lanes in 64-bit masks. */
+#define ACCELC_MAX_SUB_GROUP_SIZE 64u
 
 /** What a result holds (accelc_result_get_kind). */
 enum accelc_kind {

@@ -111,6 +111,13 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 			   "cl_khr_subgroup_ballot "
 			   "cl_khr_subgroup_non_uniform_vote "
 			   "cl_khr_subgroup_non_uniform_arithmetic");
+	/* sub-group-intel.cl, and intel_reqd_sub_group_size for the sizes
+	 * of ACCEL_DEVICE_U64_SUB_GROUP_SIZES */
+	if (d->compiler && d->u64[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] &&
+	    d->u64[ACCEL_DEVICE_U64_SUB_GROUP_SIZES])
+		icd_strcat(&d->extensions, " cl_intel_subgroups "
+			   "cl_intel_subgroups_short "
+			   "cl_intel_required_subgroup_size");
 	if (d->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_IL)
 		icd_strcat(&d->extensions, " cl_khr_il_program");
 	/* Semaphores and dma-buf import, where the device can (cl-sharing.c). */
@@ -476,11 +483,30 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 		 * fibers that switch there (compiler-stub/lower/wg-spin.c) */
 		return BOOL(d->compiler &&
 			    u[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] != 0);
-	case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-		return UINT(d->compiler && u[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] ?
-			(u[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE] +
-			 u[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] - 1) /
-				u[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] : 0);
+	case CL_DEVICE_MAX_NUM_SUB_GROUPS: {
+		/* for any kernel: those asking for the smallest size too */
+		uint64_t sg = u[ACCEL_DEVICE_U64_SUB_GROUP_SIZE];
+
+		if (u[ACCEL_DEVICE_U64_SUB_GROUP_SIZES])
+			sg = 1ull << __builtin_ctzll(
+				     u[ACCEL_DEVICE_U64_SUB_GROUP_SIZES]);
+		return UINT(d->compiler && sg ?
+			(u[ACCEL_DEVICE_U64_MAX_WORK_GROUP_SIZE] + sg - 1) /
+				sg : 0);
+	}
+	case CL_DEVICE_SUB_GROUP_SIZES_INTEL: {
+		size_t s[64];
+		size_t n = 0;
+
+		if (!d->compiler || !u[ACCEL_DEVICE_U64_SUB_GROUP_SIZE])
+			return CL_INVALID_VALUE;
+		for (unsigned b = 0; b < 64; b++)
+			if (u[ACCEL_DEVICE_U64_SUB_GROUP_SIZES] >> b & 1)
+				s[n++] = (size_t)1 << b;
+		if (!n)
+			return CL_INVALID_VALUE;
+		return icd_info(size, value, size_ret, s, n * sizeof(*s));
+	}
 	case CL_DEVICE_MAX_READ_IMAGE_ARGS:
 	case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
 	case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:

@@ -483,6 +483,10 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
 				      own > UINT64_MAX - per_item ?
 					      UINT64_MAX : own + per_item);
 	}
+	case CL_KERNEL_SPILL_MEM_SIZE_INTEL:
+		/* cl_intel_required_subgroup_size: private memory beyond the
+		 * registers is the stack (CL_KERNEL_PRIVATE_MEM_SIZE) */
+		return icd_info_ulong(size, value, size_ret, 0);
 	case CL_KERNEL_GLOBAL_WORK_SIZE: {
 		/* built-in kernels: no limit beyond size_t's */
 		size_t s[3] = { SIZE_MAX, SIZE_MAX, SIZE_MAX };
@@ -641,6 +645,12 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(
 	case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
 		/* no kernel attribute asks for a number of sub-groups */
 		return icd_info_size(size, value, size_ret, 0);
+	case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL:
+		/* intel_reqd_sub_group_size, 0 if none */
+		sg = 0;
+		if (k->k[idx])
+			accel_kernel_get_reqd_sub_group_size(k->k[idx], &sg);
+		return icd_info_size(size, value, size_ret, sg);
 	default:
 		return CL_INVALID_VALUE;
 	}

@@ -326,6 +326,7 @@ struct accel_kernel_def {
 	uint64_t private_size;
 	uint64_t private_per_item;
 	uint32_t sub_group_size;            /* 0: none */
+	uint32_t reqd_sub_group_size;       /* 0: none asked for */
 };
 
 struct accel_program {

@@ -31,6 +31,7 @@ struct accel_kernel_info {
 	uint64_t private_per_item;          /* and more per work-item */
 	bool private_size_known;            /* else private_size is a bound */
 	uint32_t sub_group_size;            /* 0: no sub-groups */
+	uint32_t reqd_sub_group_size;       /* 0: none asked for */
 	/*
 	 * The backend's own handle of the kernel: the core keeps it in
 	 * accel_kernel_def.handle and gives it back in kernel_free().

@@ -200,6 +200,16 @@ ACCEL_EXPORT int accel_kernel_get_sub_group_size(struct accel_kernel *kernel,
 	return 0;
 }
 
+ACCEL_EXPORT int
+accel_kernel_get_reqd_sub_group_size(struct accel_kernel *kernel,
+				     uint32_t *ret)
+{
+	if (!kernel || !ret)
+		return -EINVAL;
+	*ret = kernel->def->reqd_sub_group_size;
+	return 0;
+}
+
 /* Common checks of the set_arg calls: index, then kind. */
 static int arg_check(struct accel_kernel *kernel, uint32_t index,
 		     enum accel_kernel_arg_kind kind)

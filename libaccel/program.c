@@ -111,6 +111,7 @@ static int copy_kernel(struct accel_device *dev,
 	out->private_size = in->private_size;
 	out->private_per_item = in->private_per_item;
 	out->sub_group_size = in->sub_group_size;
+	out->reqd_sub_group_size = in->reqd_sub_group_size;
 	if (!in->private_size_known)
 		out->flags |= ACCEL_KERNEL_DEF_STACK_UNKNOWN;
 	out->name = strdup(in->name);

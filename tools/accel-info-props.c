@@ -38,6 +38,8 @@ const struct u64_prop u64_props[] = {
 	  "Max work-group size", FMT_NUM },
 	{ ACCEL_DEVICE_U64_SUB_GROUP_SIZE, "sub_group_size",
 	  "Sub-group size", FMT_NUM },
+	{ ACCEL_DEVICE_U64_SUB_GROUP_SIZES, "sub_group_sizes",
+	  "Sub-group sizes (required)", FMT_POW2S },
 	{ ACCEL_DEVICE_U64_MAX_WORK_ITEM_DIMS, "max_work_item_dims",
 	  "Max work-item dimensions", FMT_NUM },
 	{ ACCEL_DEVICE_U64_MAX_KERNEL_ARGS, "max_kernel_args",

@@ -100,6 +100,17 @@ static void text_u64(const struct listing *l, const struct dev_info *info,
 	case FMT_NS:
 		printf("  %-28s %" PRIu64 " ns\n", label, v);
 		return;
+	case FMT_POW2S:
+		if (!v) {
+			printf("  %-28s (none)\n", label);
+			return;
+		}
+		printf("  %-28s", label);
+		for (unsigned b = 0; b < 64; b++)
+			if (v >> b & 1)
+				printf(" %llu", 1ull << b);
+		printf("\n");
+		return;
 	case FMT_NUM:
 		break;
 	}

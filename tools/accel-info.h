@@ -40,6 +40,7 @@ enum fmt {
 	FMT_NUMA,  /* UINT64_MAX means "none" */
 	FMT_MHZ,   /* 0 means "unknown" */
 	FMT_NS,
+	FMT_POW2S, /* bit n: 2^n is one of the values */
 };
 
 struct u64_prop {

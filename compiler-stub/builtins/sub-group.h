@@ -4,10 +4,11 @@
  * scratch memory and COLLECTIVE, the frame of every function that
  * combines the values of a sub-group's work-items.
  *
- * A sub-group is a run of W consecutive local linear ids, W the lanes of
- * a float vector of the target (__accel_sub_group_width(), defined by the
- * link-builtins pass: 4, 8 or 16), the last one of a group shorter when W
- * does not divide the group's size.
+ * A sub-group is a run of W consecutive local linear ids, the last one
+ * of a group shorter when W does not divide the group's size. W is the
+ * kernel's (__accel_sub_group_width(), a constant in each kernel's
+ * wrapper: lower/wg-builtins.c): its intel_reqd_sub_group_size, else the
+ * lanes of a float vector of the target, 4, 8 or 16.
  *
  * A work-group runs on one thread. Where every call of a sub-group
  * function is reached by the whole group alike (the kernel runs as
@@ -25,7 +26,7 @@
 
 #include "builtins.h"
 
-uint __accel_sub_group_width(void);
+uint __accel_sub_group_width(void) __attribute__((const));
 int __accel_sub_groups_converged(void);
 size_t __accel_sub_group_step_x(void);
 local void *__accel_wg_scratch(void);

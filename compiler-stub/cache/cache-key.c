@@ -198,9 +198,10 @@ static bool options_edited(void)
 }
 
 /*
- * The builtins library and fiber runtime (megabytes of bitcode), this
- * module's and libLLVM's files are part of every key but never change in
- * a process (dladdr() alone is a visible cost): hash them once.
+ * The builtins library and fiber runtime (megabytes of bitcode), the
+ * programs' prelude, this module's and libLLVM's files are part of every
+ * key but never change in a process (dladdr() alone is a visible cost):
+ * hash them once.
  */
 static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
 static uint8_t runtime_digest[ACCELC_SHA256_SIZE];
@@ -215,6 +216,7 @@ static void hash_runtime(void)
 				      accelc_builtins_bc));
 	accelc_sha256_update(&h, accelc_fiber_bc,
 			     (size_t)(accelc_fiber_bc_end - accelc_fiber_bc));
+	accelc_sha256_str(&h, accelc_program_prelude);
 	/* on failure the digest stays zero: keys are still per source */
 	/* this compiler and libLLVM as loaded: they cannot change either */
 	hash_object_of(&h, (const void *)accelc_cache_key);

@@ -89,27 +89,6 @@ int accelc_link_builtins(LLVMModuleRef mod, bool fibers, struct strbuf *log)
 			 "fiber runtime", false, log);
 }
 
-/*
- * The body of the builtins library's __accel_sub_group_width(), which
- * the library only declares: the library is built once for every
- * target, the width is the target's.
- */
-void accelc_define_sub_group_width(LLVMModuleRef mod, uint32_t width)
-{
-	LLVMValueRef f = LLVMGetNamedFunction(mod, "__accel_sub_group_width");
-	LLVMContextRef ctx = LLVMGetModuleContext(mod);
-	LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
-	LLVMBuilderRef b;
-
-	if (!f || !LLVMIsDeclaration(f))
-		return;
-	b = LLVMCreateBuilderInContext(ctx);
-	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, ""));
-	LLVMBuildRet(b, LLVMConstInt(i32, width, 0));
-	LLVMDisposeBuilder(b);
-	LLVMSetLinkage(f, LLVMInternalLinkage);
-}
-
 /* clang's defaults (x86-64 + SSE2) become the CPU this code runs on */
 static void set_target_attrs(LLVMModuleRef mod, const char *cpu,
 			     const char *features, bool fast_math)

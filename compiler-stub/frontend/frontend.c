@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "accelc-private.h"
+#include "job.h"
 
 #ifndef ACCELC_CLANG_DEFAULT
 #define ACCELC_CLANG_DEFAULT "/usr/lib/llvm-16/bin/clang"
@@ -27,7 +28,7 @@
 	"+cl_khr_byte_addressable_store,"                                      \
 	"+__opencl_c_generic_address_space,"                                   \
 	"+__opencl_c_program_scope_global_variables,"                          \
-	"+__opencl_c_subgroups"
+	"+__opencl_c_subgroups,+cl_intel_subgroups,+cl_intel_subgroups_short"
 
 static int try_path(const char *p, char **ret)
 {
@@ -67,14 +68,42 @@ int accelc_find_clang(const char *override, char **ret)
 	return -ENOENT;
 }
 
+/*
+ * builtins/program-prelude.h, the declarations clang's builtin table
+ * lacks, as a file beside @p src_path (in the build's private directory)
+ * for -include: clang as a subprocess has no virtual files. A name no
+ * program's #include would pick by chance.
+ */
+static int write_prelude(const char *src_path, char **ret)
+{
+	const char *slash = strrchr(src_path, '/');
+	int dl = slash ? (int)(slash - src_path) + 1 : 0;
+	char *path;
+	int r;
+
+	if (asprintf(&path, "%.*s__accelc_prelude.h", dl, src_path) < 0)
+		return -ENOMEM;
+	r = accelc_write_file(path, accelc_program_prelude,
+			      strlen(accelc_program_prelude));
+	if (r) {
+		free(path);
+		return r;
+	}
+	*ret = path;
+	return 0;
+}
+
 int accelc_frontend(const char *clang, const struct accelc_build_opts *bo,
 		    const char *src_path, const char *bc_path,
 		    uint32_t timeout_ms, struct strbuf *log)
 {
 	struct argv a = { 0 };
-	char std[32];
+	char std[32], *prelude;
 	int r;
 
+	r = write_prelude(src_path, &prelude);
+	if (r)
+		return r;
 	snprintf(std, sizeof(std), "-cl-std=CL%u.%u", bo->cl_std / 100,
 		 bo->cl_std / 10 % 10);
 	argv_add(&a, clang);
@@ -106,6 +135,8 @@ int accelc_frontend(const char *clang, const struct accelc_build_opts *bo,
 	argv_add(&a, "-cl-kernel-arg-info");
 	argv_add(&a, "-fno-color-diagnostics");
 	argv_add(&a, "-ferror-limit=50");
+	argv_add(&a, "-include");
+	argv_add(&a, prelude);
 	for (size_t i = 0; i < bo->clang_args.n; i++)
 		argv_add(&a, bo->clang_args.v[i]);
 	argv_add(&a, "-o");
@@ -113,10 +144,14 @@ int accelc_frontend(const char *clang, const struct accelc_build_opts *bo,
 	argv_add(&a, src_path);
 	if (a.oom) {
 		argv_free(&a);
+		unlink(prelude);
+		free(prelude);
 		return -ENOMEM;
 	}
 	r = accelc_spawn(a.v, log, timeout_ms);
 	argv_free(&a);
+	unlink(prelude);
+	free(prelude);
 	if (r > 0)
 		return -ENOEXEC;
 	return r;

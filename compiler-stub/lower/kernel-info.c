@@ -187,6 +187,7 @@ static int read_kernel(struct lower_state *st, LLVMValueRef fn,
 		       struct kernel_desc *k)
 {
 	struct md_list addr, access, type, base, qual, name, reqd, hint, vth;
+	struct md_list sgs;
 	LLVMValueMetadataEntry *e;
 	unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
 	size_t fnlen, ne = 0;
@@ -214,6 +215,7 @@ static int read_kernel(struct lower_state *st, LLVMValueRef fn,
 	md_get(st->ctx, e, ne, "reqd_work_group_size", &reqd);
 	md_get(st->ctx, e, ne, "work_group_size_hint", &hint);
 	md_get(st->ctx, e, ne, "vec_type_hint", &vth);
+	md_get(st->ctx, e, ne, "intel_reqd_sub_group_size", &sgs);
 	if (e)
 		LLVMDisposeValueMetadataEntries(e);
 
@@ -297,6 +299,23 @@ static int read_kernel(struct lower_state *st, LLVMValueRef fn,
 		k->info.reqd_work_group_size[d] = md_int(&reqd, d);
 		k->info.work_group_size_hint[d] = md_int(&hint, d);
 	}
+	/* cl_intel_required_subgroup_size: one of the sizes the device
+	 * lists (CL_DEVICE_SUB_GROUP_SIZES_INTEL) */
+	if (sgs.n >= 1) {
+		uint64_t s = md_int(&sgs, 0);
+
+		if (!s || s > ACCELC_MAX_SUB_GROUP_SIZE || (s & (s - 1))) {
+			strbuf_printf(st->log, "error: kernel '%s': "
+				      "intel_reqd_sub_group_size(%llu): "
+				      "sub-groups of 1, 2, 4 ... %u "
+				      "work-items only\n", k->info.name,
+				      (unsigned long long)s,
+				      ACCELC_MAX_SUB_GROUP_SIZE);
+			r = -ENOEXEC;
+			goto out;
+		}
+		k->info.reqd_sub_group_size = (uint32_t)s;
+	}
 	if (vth.n >= 1 && vth.ops[0]) {
 		k->info.vec_type_hint = hint_name(LLVMTypeOf(vth.ops[0]),
 						  md_int(&vth, 1) != 0);
@@ -313,6 +332,7 @@ out:
 	md_free(&reqd);
 	md_free(&hint);
 	md_free(&vth);
+	md_free(&sgs);
 	return r;
 }
 

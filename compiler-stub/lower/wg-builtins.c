@@ -29,6 +29,7 @@ enum wi_builtin {
 	WI_WORK_DIM,
 	WI_GLOBAL_LINEAR_ID,
 	WI_LOCAL_LINEAR_ID,
+	WI_SG_WIDTH,
 	WI_SG_CONVERGED,
 	WI_SG_STEP_X,
 	WI_SG_SITE,
@@ -53,7 +54,9 @@ static const struct {
 	{ "_Z12get_work_dimv", WI_WORK_DIM },
 	{ "_Z20get_global_linear_idv", WI_GLOBAL_LINEAR_ID },
 	{ "_Z19get_local_linear_idv", WI_LOCAL_LINEAR_ID },
-	/* builtins/sub-group.h: do all sub-groups reach every collective
+	/* builtins/sub-group.h: the kernel's sub-group size */
+	{ "__accel_sub_group_width", WI_SG_WIDTH },
+	/* do all sub-groups reach every collective
 	 * together (not with fibers, wg-subgroups.c)? */
 	{ "__accel_sub_groups_converged", WI_SG_CONVERGED },
 	/* the x ids that run a sub-group collective's step: one, the first
@@ -148,6 +151,8 @@ static LLVMValueRef lower_wi(struct lower *l, struct wrapper *w,
 				 gid[1], "");
 		return LLVMBuildAdd(l->b, LLVMBuildMul(l->b, t, w->gsz[0], ""),
 				    gid[0], "");
+	case WI_SG_WIDTH:
+		return LLVMConstInt(l->i32, w->k->info.sub_group_size, 0);
 	case WI_SG_CONVERGED:
 		return LLVMConstInt(l->i32, !w->fg, 0);
 	case WI_SG_STEP_X:

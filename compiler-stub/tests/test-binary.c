@@ -34,9 +34,9 @@ static struct accelc_arg_info args[] = {
 
 static struct accelc_kernel_info kernels[] = {
 	{ "first", "first__wg", ACCELC_KERNEL_HAS_BARRIERS, 3, args,
-	  { 8, 2, 1 }, { 0, 0, 0 }, "float4", 4096, 1u << 24, 48, 0 },
+	  { 8, 2, 1 }, { 0, 0, 0 }, "float4", 4096, 1u << 24, 48, 0, 32 },
 	{ "second", "second__wg", ACCELC_KERNEL_STACK_UNKNOWN, 0, NULL,
-	  { 0 }, { 4, 4, 1 }, NULL, 0, 160, 0, 0 },
+	  { 0 }, { 4, 4, 1 }, NULL, 0, 160, 0, 0, 0 },
 };
 
 /* Write @p k (n of them) with the given code; caller frees. */
@@ -103,7 +103,9 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.kernels[0].static_local_size, 4096);
 	assert_int_equal(b.kernels[0].private_size, 1u << 24);
 	assert_int_equal(b.kernels[0].private_per_item, 48);
+	assert_int_equal(b.kernels[0].reqd_sub_group_size, 32);
 	assert_int_equal(b.kernels[1].private_size, 160);
+	assert_int_equal(b.kernels[1].reqd_sub_group_size, 0);
 	assert_int_equal(b.kernels[1].flags, ACCELC_KERNEL_STACK_UNKNOWN);
 	assert_int_equal(b.kernels[0].n_args, 3);
 	for (int i = 0; i < 3; i++) {
@@ -144,6 +146,8 @@ static bool spoil(int n, struct accelc_kernel_info *k,
 	case 10: k[1].name = ""; break;
 	case 11: k[1].wg_symbol = ""; break;
 	case 12: k[1].name = "first"; break; /* twice */
+	case 13: k[0].reqd_sub_group_size = 24; break; /* not a power of 2 */
+	case 14: k[0].reqd_sub_group_size = 128; break;
 	default: return false;
 	}
 	return true;

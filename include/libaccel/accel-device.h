@@ -94,6 +94,12 @@ enum accel_device_u64 {
 	 * device has no sub-groups
 	 */
 	ACCEL_DEVICE_U64_SUB_GROUP_SIZE,
+	/**
+	 * the sub-group sizes a kernel may ask for (OpenCL C
+	 * intel_reqd_sub_group_size) as bits: bit n set for 2^n work-items;
+	 * 0 if the device has no sub-groups
+	 */
+	ACCEL_DEVICE_U64_SUB_GROUP_SIZES,
 	ACCEL_DEVICE_U64_COUNT                /**< number of properties, not one */
 };
 

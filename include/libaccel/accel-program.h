@@ -480,6 +480,17 @@ int accel_kernel_get_sub_group_size(struct accel_kernel *kernel,
 				    uint32_t *ret);
 
 /**
+ * The sub-group size the kernel's source asked for
+ * (intel_reqd_sub_group_size, cl_intel_required_subgroup_size), which is
+ * then accel_kernel_get_sub_group_size()'s answer too.
+ *
+ * @param[out] ret the size, 0 if the kernel asks for none
+ * @return 0 or -EINVAL (NULL argument)
+ */
+int accel_kernel_get_reqd_sub_group_size(struct accel_kernel *kernel,
+					 uint32_t *ret);
+
+/**
  * Set a buffer argument. @p buf may be NULL (the kernel sees NULL); it
  * may be a buffer of any device of the kernel's context (accel-buffer.h).
  * The kernel holds a reference on the buffer until it is replaced or the

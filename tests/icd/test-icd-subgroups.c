@@ -4,7 +4,7 @@
  * 3.0 feature and extensions, cl_khr_subgroups with independent forward
  * progress), clGetKernelSubGroupInfo and clGetKernelSubGroupInfoKHR
  * against what kernels see at run time for 1-, 2- and 3-D groups, and
- * their errors.
+ * their errors; cl_intel_required_subgroup_size's sizes and queries.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +80,80 @@ static void test_device(void **state)
 	assert_true(has_word(ext, "cl_khr_subgroup_ballot"));
 	assert_true(has_word(ext, "cl_khr_subgroup_non_uniform_vote"));
 	assert_true(has_word(ext, "cl_khr_subgroup_non_uniform_arithmetic"));
+	assert_true(has_word(ext, "cl_intel_subgroups"));
+	assert_true(has_word(ext, "cl_intel_subgroups_short"));
+	assert_true(has_word(ext, "cl_intel_required_subgroup_size"));
+}
+
+/*
+ * Every size CL_DEVICE_SUB_GROUP_SIZES_INTEL lists, asked for with
+ * intel_reqd_sub_group_size: the kernel's queries say it, the kernel
+ * sees it, and CL_DEVICE_MAX_NUM_SUB_GROUPS holds for the smallest.
+ */
+static void test_intel_sizes(void **state)
+{
+	struct icd_env *env = *state;
+	size_t sizes[64], ret = 0, wg = 0;
+	cl_uint nsg = 0;
+	cl_int e;
+
+	if (!icd_test_have_compiler(env))
+		skip();
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_SUB_GROUP_SIZES_INTEL,
+			      sizeof(sizes), sizes, &ret));
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_MAX_NUM_SUB_GROUPS,
+			      sizeof(nsg), &nsg, NULL));
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+			      sizeof(wg), &wg, NULL));
+	assert_true(ret >= sizeof(size_t) && ret % sizeof(size_t) == 0);
+	for (size_t i = 0; i < ret / sizeof(size_t); i++) {
+		char src_k[256], name[16];
+		const char *p = src_k;
+		size_t compile = 0, max = 0, local = 100;
+		cl_uint seen[2] = { 0, 0 };
+		cl_program prog;
+		cl_kernel k;
+		cl_mem out;
+
+		assert_true(sizes[i] && !(sizes[i] & (sizes[i] - 1)));
+		assert_true(nsg >= (wg + sizes[i] - 1) / sizes[i]);
+		snprintf(name, sizeof(name), "k%zu", sizes[i]);
+		snprintf(src_k, sizeof(src_k),
+			 "__attribute__((intel_reqd_sub_group_size(%zu)))\n"
+			 "kernel void %s(global uint *o)\n"
+			 "{ if (get_global_id(0) == 0) {\n"
+			 "  o[0] = get_max_sub_group_size();\n"
+			 "  o[1] = get_num_sub_groups(); } }\n",
+			 sizes[i], name);
+		prog = clCreateProgramWithSource(env->ctx, 1, &p, NULL, &e);
+		CL_OK(e);
+		CL_OK(clBuildProgram(prog, 1, &env->device, "-cl-std=CL3.0",
+				     NULL, NULL));
+		k = clCreateKernel(prog, name, &e);
+		CL_OK(e);
+		CL_OK(clGetKernelSubGroupInfo(
+			k, env->device, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL,
+			0, NULL, sizeof(compile), &compile, NULL));
+		assert_int_equal(compile, sizes[i]);
+		CL_OK(clGetKernelSubGroupInfo(
+			k, env->device,
+			CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+			sizeof(local), &local, sizeof(max), &max, NULL));
+		assert_int_equal(max, sizes[i] < local ? sizes[i] : local);
+		out = clCreateBuffer(env->ctx, CL_MEM_READ_WRITE,
+				     sizeof(seen), NULL, &e);
+		CL_OK(e);
+		CL_OK(clSetKernelArg(k, 0, sizeof(out), &out));
+		CL_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &local,
+					     &local, 0, NULL, NULL));
+		CL_OK(clEnqueueReadBuffer(env->queue, out, CL_TRUE, 0,
+					  sizeof(seen), seen, 0, NULL, NULL));
+		assert_int_equal(seen[0], max);
+		assert_int_equal(seen[1], (local + sizes[i] - 1) / sizes[i]);
+		CL_OK(clReleaseMemObject(out));
+		CL_OK(clReleaseKernel(k));
+		CL_OK(clReleaseProgram(prog));
+	}
 }
 
 /* The query against the kernel's own view, for each local size. */
@@ -175,6 +249,10 @@ static void test_counts(void **state)
 	CL_OK(clGetKernelSubGroupInfo(k, env->device,
 				      CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, NULL,
 				      sizeof(compile), &compile, NULL));
+	assert_int_equal(compile, 0);
+	CL_OK(clGetKernelSubGroupInfo(k, env->device,
+				      CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0,
+				      NULL, sizeof(compile), &compile, NULL));
 	assert_int_equal(compile, 0);
 	/* a local size for 3 sub-groups, in 1 and in 3 dimensions */
 	count = 3;
@@ -280,6 +358,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_device, icd_env_setup,
+						icd_env_teardown),
+		cmocka_unit_test_setup_teardown(test_intel_sizes,
+						icd_env_setup,
 						icd_env_teardown),
 		cmocka_unit_test_setup_teardown(test_ndrange, icd_env_setup,
 						icd_env_teardown),

@@ -311,6 +311,7 @@ static int describe_kernels(struct cpu_compiler *c,
 		info->private_size = k->private_size;
 		info->private_per_item = k->private_per_item;
 		info->sub_group_size = k->sub_group_size;
+		info->reqd_sub_group_size = k->reqd_sub_group_size;
 		info->private_size_known =
 			!(k->flags & ACCELC_KERNEL_STACK_UNKNOWN);
 	}

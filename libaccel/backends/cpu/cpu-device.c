@@ -294,8 +294,12 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 	 * it (accelc_target_sub_group_width(): 16 with AVX-512, 8 with AVX,
 	 * else 4), for code of this level.
 	 */
-	if (p[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER)
+	if (p[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER) {
 		p[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] = simd / 4;
+		/* what a kernel may ask for: 1, 2, 4 ... 64 (the sub-group
+		 * functions keep a sub-group's lanes in 64-bit masks) */
+		p[ACCEL_DEVICE_U64_SUB_GROUP_SIZES] = 0x7f;
+	}
 	/* SPIR-V: the compiler and its translator, llvm-spirv-15 */
 	if (cpu_compiler_available() && cpu_il_available())
 		p[ACCEL_DEVICE_U64_CAPS] |= ACCEL_DEVICE_CAP_IL;
