@@ -168,6 +168,12 @@ int accelc_run_passes(struct lower_state *st, const char *passes);
 /* wg-builtins.c: replace the work-item builtin calls in @p w->fn. */
 int accelc_lower_builtins(struct lower *l, struct wrapper *w);
 /*
+ * wg-sites.c: replace the @p n __accel_sub_group_site() @p calls of
+ * @p w->fn with 1, 2 ... in reverse post-order of their blocks.
+ */
+int accelc_number_sg_sites(struct wrapper *w, LLVMValueRef *calls,
+			   size_t n);
+/*
  * printf-lower.c: turn printf calls (all inside wrappers by now) into
  * records in the launch's printf buffer; flags the kernels that print.
  */

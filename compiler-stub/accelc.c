@@ -140,6 +140,12 @@ static void list(const struct accelc_result *res)
 			       (unsigned long)k->work_group_size_hint[2]);
 		if (k->vec_type_hint)
 			printf("  vec_type_hint(%s)\n", k->vec_type_hint);
+		if (k->reqd_sub_group_size)
+			printf("  intel_reqd_sub_group_size(%u)\n",
+			       k->reqd_sub_group_size);
+		if (k->sub_group_size)
+			printf("  sub-groups of %u work-items\n",
+			       k->sub_group_size);
 		if (k->static_local_size)
 			printf("  static local memory: %lu bytes\n",
 			       (unsigned long)k->static_local_size);

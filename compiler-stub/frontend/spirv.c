@@ -491,6 +491,19 @@ static bool capability_ok(uint32_t cap)
 		22,   /* Int16 */
 		38,   /* GenericPointer */
 		39,   /* Int8 */
+		/* sub-groups: the cl_khr_subgroup_* extensions, and the
+		 * SubgroupSize execution mode (intel_reqd_sub_group_size) */
+		58,   /* SubgroupDispatch */
+		61,   /* GroupNonUniform */
+		62,   /* GroupNonUniformVote */
+		63,   /* GroupNonUniformArithmetic */
+		64,   /* GroupNonUniformBallot */
+		65,   /* GroupNonUniformShuffle */
+		66,   /* GroupNonUniformShuffleRelative */
+		67,   /* GroupNonUniformClustered */
+		/* cl_intel_subgroups: shuffles, buffer block reads/writes */
+		5568, /* SubgroupShuffleINTEL */
+		5569, /* SubgroupBufferBlockIOINTEL */
 		5629, /* ExpectAssumeKHR */
 	};
 

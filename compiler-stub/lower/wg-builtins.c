@@ -433,7 +433,9 @@ int accelc_lower_builtins(struct lower *l, struct wrapper *w)
 						    ACCELC_FIBER_BARRIER);
 	LLVMTypeRef bt = LLVMFunctionType(LLVMVoidTypeInContext(l->st->ctx),
 					  &l->ptr, 1, 0);
-	uint32_t site = 0;
+	LLVMValueRef *sites = NULL;
+	size_t n_sites = 0, cap = 0;
+	int r;
 
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->fn); bb;
 	     bb = LLVMGetNextBasicBlock(bb)) {
@@ -453,7 +455,8 @@ int accelc_lower_builtins(struct lower *l, struct wrapper *w)
 			if (b == WI_BARRIER) {
 				if (!w->fg) {
 					/* cannot happen: found beforehand */
-					return -EIO;
+					r = -EIO;
+					goto out;
 				}
 				LLVMBuildCall2(l->b, bt, barrier, &w->fg, 1,
 					       "");
@@ -471,17 +474,30 @@ int accelc_lower_builtins(struct lower *l, struct wrapper *w)
 				continue;
 			}
 			if (b == WI_SG_WAIT || b == WI_SG_DONE) {
-				int r = lower_sg_wait(l, w, b, i);
-
+				r = lower_sg_wait(l, w, b, i);
 				if (r < 0)
-					return r;
+					goto out;
 				continue;
 			}
-			/* each call its own: the builtins are inlined by now */
-			if (b == WI_SG_SITE)
-				v = LLVMConstInt(l->i32, ++site, 0);
-			else
-				v = lower_wi(l, w, b, i);
+			/* each call its own (the builtins are inlined by
+			 * now), numbered when all are found */
+			if (b == WI_SG_SITE) {
+				if (n_sites == cap) {
+					size_t nc = cap ? 2 * cap : 16;
+					LLVMValueRef *ns = realloc(
+						sites, nc * sizeof(*ns));
+
+					if (!ns) {
+						r = -ENOMEM;
+						goto out;
+					}
+					sites = ns;
+					cap = nc;
+				}
+				sites[n_sites++] = i;
+				continue;
+			}
+			v = lower_wi(l, w, b, i);
 			if (LLVMTypeOf(v) != LLVMTypeOf(i))
 				v = LLVMBuildIntCast2(l->b, v, LLVMTypeOf(i), 0,
 						      "");
@@ -489,7 +505,10 @@ int accelc_lower_builtins(struct lower *l, struct wrapper *w)
 			LLVMInstructionEraseFromParent(i);
 		}
 	}
-	return 0;
+	r = accelc_number_sg_sites(w, sites, n_sites);
+out:
+	free(sites);
+	return r;
 }
 
 /* Does @p fn reach a barrier? Depth-first over direct calls. */

@@ -16,11 +16,16 @@
  * call, site, before the current pass are its active ones. The first of
  * them is the leader: it does the function's step for them all, then
  * releases them; they run after it in the same pass. A function that all
- * of the sub-group must reach waits until its live work-items all came;
- * one that needs not (cl_khr_subgroup_non_uniform_*, ballot) takes those
- * that came. A pass in which nothing came, left or returned is a stall
- * (a sub-group function not reached by all, undefined in OpenCL): the
- * waiting functions then take those that came, so that the group ends.
+ * of the sub-group must reach waits until its live work-items all came.
+ * One that needs not (cl_khr_subgroup_non_uniform_*, ballot) takes those
+ * that came once the others of the sub-group all wait too (at another
+ * sub-group function, a barrier or in a waiting loop) and none at a
+ * non-uniform function of a smaller site number (lower/wg-sites.c: the
+ * side of a branch before the join): lanes that would run it together on
+ * a SIMD machine take it together, the two sides of a branch apart. A
+ * pass in which nothing came, left or returned is a stall (a sub-group
+ * function not reached by all, undefined in OpenCL): the waiting
+ * functions then take those that came, so that the group ends.
  *
  * A loop that waits for other work-items (compiler-stub/lower/wg-spin.c)
  * switches on each time round, so that they make progress independently.
@@ -54,12 +59,16 @@ extern const uint64_t __accelc_fiber_stack HIDDEN;
 typedef void (*item_fn)(void **args, const struct accel_wg_ctx *ctx,
 			uint64_t lx, uint64_t ly, uint64_t lz, void *fg);
 
-/* a work-item's state in the sub-group functions */
-enum { SG_RUN, SG_WAIT, SG_DONE };
+/*
+ * a work-item's state: running (or about to, once released: SG_DONE),
+ * waiting in a sub-group function, at a barrier or in a waiting loop
+ */
+enum { SG_RUN, SG_WAIT, SG_DONE, SG_BARRIER, SG_SPIN };
 
 /* per work-item: saved stack pointer, pass of its arrival at a sub-group
- * function, that function's site, finished flag, sub-group state */
-#define ITEM_META (sizeof(void *) + sizeof(uint64_t) + sizeof(uint32_t) + 2)
+ * function, that function's site, finished flag, state, whether that
+ * function needs all of the sub-group */
+#define ITEM_META (sizeof(void *) + sizeof(uint64_t) + sizeof(uint32_t) + 3)
 
 struct fiber_group {
 	void *main_sp;
@@ -77,6 +86,7 @@ struct fiber_group {
 	uint32_t *site;
 	uint8_t *finished;
 	uint8_t *sg_state;
+	uint8_t *all;
 };
 
 struct stack_cache {
@@ -280,9 +290,11 @@ __attribute__((noinline)) void __accelc_fiber_barrier(void *fg)
 		barrier_release(g);
 		return;
 	}
+	g->sg_state[g->cur] = SG_BARRIER;
 	do
 		yield(g);
 	while (g->barrier_gen == gen);
+	g->sg_state[g->cur] = SG_RUN;
 }
 
 /*
@@ -294,7 +306,39 @@ __attribute__((noinline)) void __accelc_fiber_yield(void *fg)
 	struct fiber_group *g = fg;
 
 	g->events++;
+	g->sg_state[g->cur] = SG_SPIN;
 	yield(g);
+	g->sg_state[g->cur] = SG_RUN;
+}
+
+/*
+ * May the non-uniform function at @p site take the work-items of @p mask
+ * (the sub-group of @p n from @p b)? When every other live one waits,
+ * none of them to come to this site or at a non-uniform function of a
+ * smaller site number.
+ */
+static int others_settled(const struct fiber_group *g, uint64_t b,
+			  uint64_t n, uint32_t site, uint64_t mask)
+{
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t x = b + k;
+
+		if ((mask >> k & 1) || g->finished[x])
+			continue;
+		switch (g->sg_state[x]) {
+		case SG_BARRIER:
+		case SG_SPIN:
+			continue;
+		case SG_WAIT:
+			if (g->site[x] == site ||
+			    (!g->all[x] && g->site[x] < site))
+				return 0;
+			continue;
+		default:
+			return 0;
+		}
+	}
+	return 1;
 }
 
 /*
@@ -314,6 +358,7 @@ __accelc_fiber_sg_wait(void *fg, uint32_t site, uint32_t width, uint32_t all)
 	b = me - me % width;
 	n = g->n - b < width ? g->n - b : width;
 	g->site[me] = site;
+	g->all[me] = (uint8_t)all;
 	g->arrived[me] = g->pass;
 	g->sg_state[me] = SG_WAIT;
 	g->events++;
@@ -339,6 +384,9 @@ __accelc_fiber_sg_wait(void *fg, uint32_t site, uint32_t width, uint32_t all)
 		if (!mask || b + (uint64_t)__builtin_ctzll(mask) != me)
 			continue;
 		if (all && !complete && !g->stalled)
+			continue;
+		if (!all && !g->stalled &&
+		    !others_settled(g, b, n, site, mask))
 			continue;
 		g->sg_state[me] = SG_RUN;
 		return mask;
@@ -397,12 +445,13 @@ int __accelc_fiber_run(void **args, const struct accel_wg_ctx *ctx,
 	if (g.n == 0)
 		return 0;
 	if (g.n == 1) {
-		uint8_t fin = 0, state = SG_RUN;
+		uint8_t fin = 0, state = SG_RUN, all;
 		uint64_t arrived;
 		uint32_t site;
 
 		g.finished = &fin;
 		g.sg_state = &state;
+		g.all = &all;
 		g.arrived = &arrived;
 		g.site = &site;
 		fn(args, ctx, 0, 0, 0, &g);
@@ -416,6 +465,7 @@ int __accelc_fiber_run(void **args, const struct accel_wg_ctx *ctx,
 	g.site = (uint32_t *)(g.arrived + g.n);
 	g.finished = (uint8_t *)(g.site + g.n);
 	g.sg_state = g.finished + g.n;
+	g.all = g.sg_state + g.n;
 	for (uint64_t i = 0; i < g.n; i++) {
 		uint8_t *top = c->base + (i + 1) * (FIBER_STACK + GUARD);
 

@@ -2,8 +2,9 @@
 /*
  * SPIR-V programs (accel_program_new_il()): modules made at build time by
  * clang-15 + llvm-spirv-15 (spirv/kernels.cl, at -O0 and -O2) and by
- * spirv-as (spirv/spec.spvasm, with specialization constants), run on the
- * CPU device and checked against the host; malformed modules give an
+ * spirv-as (spirv/spec.spvasm, with specialization constants), sub-group
+ * functions of every kind (spirv/subgroups.cl), run on the CPU device and
+ * checked against the host; malformed modules give an
  * error and a log, and leak no fds (the group's fixtures count them).
  */
 #include <errno.h>
@@ -428,6 +429,79 @@ static void test_import(void **state)
 	free(m.data);
 }
 
+/*
+ * spirv/subgroups.cl's kernel @p name over groups of 20 (sub-groups of
+ * W, the last of each group shorter), against the host.
+ */
+static unsigned check_sub_groups(struct test_env *env,
+				 struct accel_program *prog, const char *name,
+				 unsigned want_w)
+{
+	enum { NG = 50, L = 20, OPS = 7 };
+	int32_t x[NG], r[OPS * NG];
+	unsigned w = ct_sub_group_width(prog, name), bad = 0;
+	struct accel_buffer *bx, *br;
+	uint64_t seed = 17;
+
+	if (want_w)
+		assert_int_equal(w, want_w);
+	for (unsigned i = 0; i < NG; i++)
+		x[i] = (int32_t)(ct_rand(&seed) % 9);
+	bx = ct_buffer(env, sizeof(x), x);
+	br = ct_buffer(env, sizeof(r), NULL);
+	CT_RUN(env, prog, name, NG, L, CT_BUF(bx), CT_BUF(br));
+	test_read(env, br, 0, sizeof(r), r);
+	for (unsigned g = 0; g < NG; g++) {
+		unsigned gb = g / L * L, m = NG - gb < L ? NG - gb : L;
+		unsigned i = g - gb, lane = i % w, sb = g - lane;
+		unsigned sz = m - (i - lane) < w ? m - (i - lane) : w;
+		unsigned mx = L < w ? L : w;
+		int32_t want[OPS], sum = 0, odd = -1, count = 0;
+
+		for (unsigned k = 0; k < sz; k++) {
+			sum += x[sb + k];
+			if (x[sb + k] & 1)
+				odd = x[sb + k] > odd ? x[sb + k] : odd;
+			count += x[sb + k] > 3;
+		}
+		want[0] = sum;
+		want[1] = (x[g] & 1) ? odd : -1;
+		want[2] = count;
+		want[3] = x[sb];
+		/* lane + 1 past the sub-group's end: undefined, not checked */
+		want[4] = lane + 1 < sz ? x[g + 1] :
+			  lane + 1 >= mx ? x[sb] + 100 : r[4 * NG + g];
+		want[5] = (int32_t)sz;
+		want[6] = x[g];
+		for (unsigned op = 0; op < OPS; op++)
+			if (r[op * NG + g] != want[op] && bad++ < 5)
+				print_error("%s op %u, item %u: %d, want %d\n",
+					    name, op, g, r[op * NG + g],
+					    want[op]);
+	}
+	accel_buffer_unref(bx);
+	accel_buffer_unref(br);
+	return bad;
+}
+
+/* Sub-group functions in SPIR-V, and intel_reqd_sub_group_size. */
+static void test_sub_groups(void **state)
+{
+	struct test_env *env = *state;
+	struct module m;
+	struct accel_program *prog;
+	unsigned bad;
+
+	need_il(env);
+	m = load("subgroups.spv");
+	prog = build(env, &m, 0, NULL);
+	bad = check_sub_groups(env, prog, "sg8", 8);
+	bad += check_sub_groups(env, prog, "sg", 0);
+	accel_program_unref(prog);
+	free(m.data);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 #define T(f)                                                                  \
@@ -439,6 +513,7 @@ int main(void)
 		T(test_spec_constants),
 		T(test_bad_modules),
 		T(test_import),
+		T(test_sub_groups),
 	};
 #undef T
 

@@ -5,7 +5,8 @@
  * each work-item of a sub-group is active or not at random, the active
  * ones call one set of functions and the others another, in groups of 1
  * to 64 work-items and partial groups; a subset's call followed by one
- * of the whole sub-group and a barrier; and the same functions reached
+ * of the whole sub-group and a barrier; reconvergence after a branch and
+ * at each turn of a loop; and the same functions reached
  * by every work-item, where they run as work-item loops, with the
  * ballot's bit operations and lane masks. Programs that ran as fibers
  * give their stacks back when they go.
@@ -101,6 +102,22 @@ static const char src[] =
 	"	if (get_sub_group_local_id() < 3)\n"
 	"		a = 1000 * sub_group_non_uniform_reduce_add(v);\n"
 	"	r[g] = a + work_group_reduce_add(v);\n"
+	"}\n"
+	/* after a branch and at each turn of a loop of varying count: the
+	 * lanes a SIMD machine would run together */
+	"kernel void reconverge(global const int *x, global int *r)\n"
+	"{\n"
+	"	size_t g = get_global_id(0), n = get_global_size(0);\n"
+	"	int v = x[g], a = -1, s = 0;\n"
+	"	if (v & 1)\n"
+	"		a = sub_group_non_uniform_reduce_add(v);\n"
+	"	r[g] = a;\n"
+	"	r[n + g] = sub_group_non_uniform_reduce_add(v);\n"
+	"	r[2 * n + g] =\n"
+	"		(int)sub_group_ballot_bit_count(sub_group_ballot(v > 0));\n"
+	"	for (int i = 0; i < (v & 3); i++)\n"
+	"		s += 10 * i + sub_group_non_uniform_reduce_add(1);\n"
+	"	r[3 * n + g] = s;\n"
 	"}\n"
 	"kernel void uni(global const int *x, global int *r)\n"
 	"{\n"
@@ -382,6 +399,65 @@ static void test_rejoin(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * A non-uniform function after a branch that only some lanes took a
+ * sub-group function in, and in a loop each lane turns a different
+ * number of times: all the lanes of the sub-group in the first, those
+ * still in the loop at each turn.
+ */
+static void test_reconverge(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_program *prog = ct_build(env, src, "-cl-std=CL3.0");
+	unsigned w = ct_sub_group_width(prog, "reconverge"), bad = 0;
+
+	for (unsigned li = 0; li <= 64; li += 7) {
+		uint64_t l = local_size(li), n = 2 * l + (l + 1) / 2;
+		int32_t *x = malloc(n * 4), *r = malloc(4 * n * 4);
+		struct accel_buffer *bx, *br;
+		uint64_t seed = 5 + n;
+
+		assert_non_null(x);
+		assert_non_null(r);
+		for (uint64_t i = 0; i < n; i++)
+			x[i] = (int32_t)(ct_rand(&seed) % 19) - 9;
+		bx = ct_buffer(env, n * 4, x);
+		br = ct_buffer(env, 4 * n * 4, NULL);
+		CT_RUN(env, prog, "reconverge", n, l, CT_BUF(bx), CT_BUF(br));
+		test_read(env, br, 0, 4 * n * 4, r);
+		for (uint64_t g = 0; g < n; g++) {
+			uint64_t gb = g / l * l, m = n - gb < l ? n - gb : l;
+			uint64_t sb = gb + (g - gb) / w * w;
+			uint64_t se = sb + w < gb + m ? sb + w : gb + m;
+			int32_t want[4] = { -1, 0, 0, 0 }, odd = 0;
+
+			for (uint64_t k = sb; k < se; k++) {
+				odd += (x[k] & 1) ? x[k] : 0;
+				want[1] += x[k];
+				want[2] += x[k] > 0;
+			}
+			if (x[g] & 1)
+				want[0] = odd;
+			for (int i = 0; i < (x[g] & 3); i++) {
+				want[3] += 10 * i;
+				for (uint64_t k = sb; k < se; k++)
+					want[3] += (x[k] & 3) > i;
+			}
+			for (int op = 0; op < 4; op++)
+				if (r[op * n + g] != want[op])
+					bad += report("reconverge", "", l, g,
+						      r[op * n + g], want[op],
+						      bad);
+		}
+		accel_buffer_unref(bx);
+		accel_buffer_unref(br);
+		free(x);
+		free(r);
+	}
+	accel_program_unref(prog);
+	assert_int_equal(bad, 0);
+}
+
 /* Reached by all: every lane active, as work-item loops. */
 static void test_all_active(void **state)
 {
@@ -514,6 +590,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_active, test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_rejoin, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_reconverge,
+						test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_all_active,
 						test_env_setup,
