@@ -60,6 +60,9 @@ static const char *const subgroup_extensions[] = {
 	"-Dcl_khr_subgroup_ballot=1",
 	"-Dcl_khr_subgroup_non_uniform_vote=1",
 	"-Dcl_khr_subgroup_non_uniform_arithmetic=1",
+	/* an attribute, no builtins; cl_intel_subgroups(_short) come
+	 * with -cl-ext (frontend.c), which clang knows them by */
+	"-Dcl_intel_required_subgroup_size=1",
 };
 
 /* Split like a shell would for words and quotes, without expansion. */

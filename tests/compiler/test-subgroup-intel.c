@@ -26,6 +26,12 @@
  */
 static const char src[] =
 	"#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+	"#pragma OPENCL EXTENSION cl_intel_subgroups : enable\n"
+	"#if !defined(cl_intel_subgroups) || \\\n"
+	"    !defined(cl_intel_subgroups_short) || \\\n"
+	"    !defined(cl_intel_required_subgroup_size)\n"
+	"#error the extensions' macros\n"
+	"#endif\n"
 	"#ifdef SG\n"
 	"#define ATTR __attribute__((intel_reqd_sub_group_size(SG)))\n"
 	"#else\n"
