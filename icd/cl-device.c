@@ -111,13 +111,17 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 			   "cl_khr_subgroup_ballot "
 			   "cl_khr_subgroup_non_uniform_vote "
 			   "cl_khr_subgroup_non_uniform_arithmetic");
-	/* sub-group-intel.cl, and intel_reqd_sub_group_size for the sizes
-	 * of ACCEL_DEVICE_U64_SUB_GROUP_SIZES */
+	/*
+	 * intel_reqd_sub_group_size for the sizes of
+	 * ACCEL_DEVICE_U64_SUB_GROUP_SIZES. Not cl_intel_subgroups, which
+	 * the compiler implements (sub-group-intel.cl) but which clients
+	 * take as the sign of cheap shuffles: here each costs a work-group
+	 * barrier pair, and their Intel paths (OpenCV's intel_gemm) would
+	 * be far slower than their generic ones.
+	 */
 	if (d->compiler && d->u64[ACCEL_DEVICE_U64_SUB_GROUP_SIZE] &&
 	    d->u64[ACCEL_DEVICE_U64_SUB_GROUP_SIZES])
-		icd_strcat(&d->extensions, " cl_intel_subgroups "
-			   "cl_intel_subgroups_short "
-			   "cl_intel_required_subgroup_size");
+		icd_strcat(&d->extensions, " cl_intel_required_subgroup_size");
 	if (d->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_IL)
 		icd_strcat(&d->extensions, " cl_khr_il_program");
 	/* Semaphores and dma-buf import, where the device can (cl-sharing.c). */

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Declarations of builtins that clang 16's table (-fdeclare-opencl-
- * builtins) lacks: cl_intel_subgroups and cl_intel_subgroups_short.
+ * builtins) lacks: cl_intel_subgroups and cl_intel_subgroups_short. The
+ * device does not list them (their shuffles cost a work-group barrier
+ * pair each here, icd/cl-device.c): a program that defines their macros
+ * (-Dcl_intel_subgroups) gets them all the same.
  * The frontend includes this file before every program's source
  * (-include, frontend/frontend.c); the builtins library includes it
  * before defining them (sub-group-intel.cl), so both agree on the

@@ -28,7 +28,7 @@
 	"+cl_khr_byte_addressable_store,"                                      \
 	"+__opencl_c_generic_address_space,"                                   \
 	"+__opencl_c_program_scope_global_variables,"                          \
-	"+__opencl_c_subgroups,+cl_intel_subgroups,+cl_intel_subgroups_short"
+	"+__opencl_c_subgroups"
 
 static int try_path(const char *p, char **ret)
 {

@@ -60,8 +60,9 @@ static const char *const subgroup_extensions[] = {
 	"-Dcl_khr_subgroup_ballot=1",
 	"-Dcl_khr_subgroup_non_uniform_vote=1",
 	"-Dcl_khr_subgroup_non_uniform_arithmetic=1",
-	/* an attribute, no builtins; cl_intel_subgroups(_short) come
-	 * with -cl-ext (frontend.c), which clang knows them by */
+	/* an attribute, no builtins. cl_intel_subgroups(_short) are not
+	 * listed (cl-device.c): a program that defines their macros gets
+	 * their declarations (builtins/program-prelude.h) */
 	"-Dcl_intel_required_subgroup_size=1",
 };
 

@@ -80,8 +80,6 @@ static void test_device(void **state)
 	assert_true(has_word(ext, "cl_khr_subgroup_ballot"));
 	assert_true(has_word(ext, "cl_khr_subgroup_non_uniform_vote"));
 	assert_true(has_word(ext, "cl_khr_subgroup_non_uniform_arithmetic"));
-	assert_true(has_word(ext, "cl_intel_subgroups"));
-	assert_true(has_word(ext, "cl_intel_subgroups_short"));
 	assert_true(has_word(ext, "cl_intel_required_subgroup_size"));
 }
 
