@@ -16,6 +16,30 @@
 /* Pending sync_file imports held at once in the leak check. */
 #define LEAK_BATCH 100u
 
+/*
+ * The fd count once the sync_file poller is done with what it signalled:
+ * it wakes a fence's waiters first and closes the sync_file and drops
+ * the fence (with its duplicate) after, so a count taken right after a
+ * wait may still hold them. Waits, up to 5 s, for @p want, or with
+ * @p want < 0 for a count that stays the same over 100 ms.
+ */
+static int settled_fd_count(int want)
+{
+	int n = test_count_fds(), same = 0;
+
+	for (int i = 0; i < 500; i++) {
+		int m;
+
+		if (want >= 0 ? n == want : same == 10)
+			break;
+		usleep(10000);
+		m = test_count_fds();
+		same = m == n ? same + 1 : 0;
+		n = m;
+	}
+	return n;
+}
+
 /* ---- no fd leaked -------------------------------------------------------- */
 
 void test_leak_buffers(void **state)
@@ -148,7 +172,7 @@ void test_leak_sync_files(void **state)
 		close(vfd);
 	}
 
-	before = test_count_fds();
+	before = settled_fd_count(-1);
 	/* Signalled sync_files (nothing attached to a fresh dma-buf). */
 	for (n = 0; n < LEAK_CYCLES; n++) {
 		OK(env, peer_export_sync_file(dmabuf, true, &sync_fd));
@@ -181,7 +205,7 @@ void test_leak_sync_files(void **state)
 		for (i = 0; i < LEAK_BATCH; i++)
 			OK(env, wait_unref(fences[i], 5000 * MS));
 	}
-	after = test_count_fds();
+	after = settled_fd_count(before);
 	printf("# %u signalled and %u pending sync_file imports: %d fds "
 	       "before, %d after\n", LEAK_CYCLES, pending, before, after);
 	assert_int_equal(after, before);
