@@ -16,12 +16,15 @@
 static float h2f(ushort h)
 {
 	uint s = (uint)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+	/* zero or subnormal (exact in float), infinity or NaN, normal */
+	uint sub = as_uint((float)m * 0x1p-24f);
+	uint inf = 0x7f800000u | (m << 13);
+	uint nrm = ((e + 112) << 23) | (m << 13);
+	/* masks, not branches: a switch on e would keep the work-item loop
+	 * from vectorising (LLVM 16's loop vectoriser refuses switches) */
+	uint z = 0u - (uint)(e == 0), n = 0u - (uint)(e == 31);
 
-	if (e == 0) /* zero or subnormal: exact in float */
-		return as_float(s | as_uint((float)m * 0x1p-24f));
-	if (e == 31)
-		return as_float(s | 0x7f800000u | (m << 13));
-	return as_float(s | ((e + 112) << 23) | (m << 13));
+	return as_float(s | (sub & z) | (inf & n) | (nrm & ~(z | n)));
 }
 
 static ushort d2h(double x, int rm)
