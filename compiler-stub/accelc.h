@@ -199,8 +199,9 @@ struct accelc_kernel_info {
 	/**
 	 * Work-items per sub-group (the last of a group may have fewer):
 	 * reqd_sub_group_size if set, else the lanes of a float vector of
-	 * the code's target; not in the container, derived from it and its
-	 * CPU features when it is loaded
+	 * the code's target, halved while they do not divide a
+	 * reqd_work_group_size x above 1; not in the container, derived
+	 * from it and its CPU features when it is loaded
 	 */
 	uint32_t sub_group_size;
 	/**

@@ -8,7 +8,8 @@
  * of a group shorter when W does not divide the group's size. W is the
  * kernel's (__accel_sub_group_width(), a constant in each kernel's
  * wrapper: lower/wg-builtins.c): its intel_reqd_sub_group_size, else the
- * lanes of a float vector of the target, 4, 8 or 16.
+ * lanes of a float vector of the target, 4, 8 or 16, halved while it does
+ * not divide a reqd_work_group_size x above 1 (codegen/target.c).
  *
  * A work-group runs on one thread. Where every call of a sub-group
  * function is reached by the whole group alike (the kernel runs as

@@ -266,9 +266,8 @@ int accelc_result_set_container(struct accelc_result *res, void *container,
 	for (uint32_t i = 0; i < b.n_kernels; i++) {
 		res->kernels[i].info = b.kernels[i];
 		res->kernels[i].info.sub_group_size =
-			b.kernels[i].reqd_sub_group_size ?
-				b.kernels[i].reqd_sub_group_size :
-				accelc_target_sub_group_width(b.features);
+			accelc_kernel_sub_group_size(&b.kernels[i],
+						     b.features);
 	}
 	res->n_kernels = b.n_kernels;
 	res->kind = b.kind;

@@ -81,15 +81,13 @@ int accelc_pass_check_recursion(struct accelc_pass_ctx *c)
 
 int accelc_pass_link_builtins(struct accelc_pass_ctx *c)
 {
-	uint32_t w = accelc_target_sub_group_width(c->j->features);
-
 	/* each kernel's sub-group size, for the lowering of
 	 * __accel_sub_group_width() in its wrapper (wg-builtins.c) */
 	for (uint32_t i = 0; i < c->st.n_kernels; i++) {
 		struct accelc_kernel_info *k = &c->st.kernels[i].info;
 
-		k->sub_group_size = k->reqd_sub_group_size ?
-			k->reqd_sub_group_size : w;
+		k->sub_group_size =
+			accelc_kernel_sub_group_size(k, c->j->features);
 	}
 	return accelc_link_builtins(c->st.mod, false, c->j->log);
 }

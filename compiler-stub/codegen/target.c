@@ -101,6 +101,28 @@ uint32_t accelc_target_sub_group_width(const char *features)
 }
 
 /*
+ * Kernel @p k's sub-group size in code for @p features: its
+ * intel_reqd_sub_group_size, else the target's width halved while it does
+ * not divide a reqd_work_group_size x above 1. The work-item loop runs x
+ * items per row and vectorises them at most x wide, so a wider sub-group
+ * would span rows for nothing (a kernel fixed at 8 x 4 gets sub-groups of
+ * one row, as on 8-wide GPUs).
+ */
+uint32_t accelc_kernel_sub_group_size(const struct accelc_kernel_info *k,
+				      const char *features)
+{
+	uint64_t x = k->reqd_work_group_size[0];
+	uint32_t w = accelc_target_sub_group_width(features);
+
+	if (k->reqd_sub_group_size)
+		return k->reqd_sub_group_size;
+	if (x > 1)
+		while (x % w)
+			w /= 2;
+	return w;
+}
+
+/*
  * The host's feature list with exactly @p level's features on, or with
  * @p list's (a CPU's, from clang) when @p level is negative. Features
  * the host list does not name stay as the CPU name implies them.

@@ -67,6 +67,8 @@ static const char src[] =
 	"#define N_INFO 8\n"
 	"#ifdef SG\n"
 	"#define ATTR __attribute__((intel_reqd_sub_group_size(SG)))\n"
+	"#elif defined(WG)\n"
+	"#define ATTR __attribute__((reqd_work_group_size(WG)))\n"
 	"#else\n"
 	"#define ATTR\n"
 	"#endif\n"
@@ -457,6 +459,44 @@ static void test_required_sizes(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* reqd_work_group_size(x, y, z) without a required sub-group size: the
+ * largest sub-group of the device's width or less that divides x (x > 1),
+ * so that sub-groups are rows, or parts of a row */
+static void test_fixed_group_sizes(void **state)
+{
+	struct test_env *env = *state;
+	static const struct geometry geos[] = {
+		{ 2, { 16, 8, 1 }, { 8, 4, 1 }, 3 },
+		{ 2, { 24, 6, 1 }, { 12, 2, 1 }, 5 },
+		{ 2, { 6, 8, 1 }, { 3, 4, 1 }, 1 },
+		{ 2, { 2, 32, 1 }, { 1, 16, 1 }, 2 },
+		{ 1, { 128, 1, 1 }, { 64, 1, 1 }, 9 },
+		{ 3, { 4, 4, 4 }, { 2, 2, 4 }, 1 },
+	};
+	uint64_t dw = test_dev_u64(env->dev, ACCEL_DEVICE_U64_SUB_GROUP_SIZE);
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(geos); i++) {
+		const struct geometry *g = &geos[i];
+		uint64_t x = g->local[0], want = dw;
+		struct accel_program *prog;
+		char opts[80];
+
+		while (x > 1 && x % want)
+			want /= 2;
+		snprintf(opts, sizeof(opts),
+			 "-cl-std=CL3.0 -DWG=%llu,%llu,%llu",
+			 (unsigned long long)g->local[0],
+			 (unsigned long long)g->local[1],
+			 (unsigned long long)g->local[2]);
+		prog = ct_build(env, src, opts);
+		assert_int_equal(ct_sub_group_width(prog, "s_int"), want);
+		bad += run_geometry(env, prog, g, (unsigned)want);
+		accel_program_unref(prog);
+	}
+	assert_int_equal(bad, 0);
+}
+
 /* Sub-groups taking different paths: each must see only its own. */
 static void test_divergent(void **state)
 {
@@ -589,6 +629,9 @@ int main(void)
 						test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_required_sizes,
+						test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_fixed_group_sizes,
 						test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_divergent,
