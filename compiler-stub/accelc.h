@@ -200,8 +200,7 @@ struct accelc_kernel_info {
 	 * Work-items per sub-group (the last of a group may have fewer):
 	 * reqd_sub_group_size if set, else the lanes of a float vector of
 	 * the code's target, halved while they do not divide a
-	 * reqd_work_group_size x above 1; not in the container, derived
-	 * from it and its CPU features when it is loaded
+	 * reqd_work_group_size x above 1; the code is built for it
 	 */
 	uint32_t sub_group_size;
 	/**

@@ -81,6 +81,7 @@ static void put_all(struct wcur *w, const struct accelc_binary_in *in)
 		put_u64(w, k->private_size);
 		put_u64(w, k->private_per_item);
 		put_u32(w, k->reqd_sub_group_size);
+		put_u32(w, k->sub_group_size);
 		put_u32(w, k->n_args);
 		for (uint32_t a = 0; a < k->n_args; a++) {
 			const struct accelc_arg_info *ai = &k->args[a];
@@ -240,7 +241,7 @@ static void parse_arg(struct rcur *c, struct accelc_arg_info *a)
 
 /* Smallest encoding of a kernel and of an argument: bounds counts early,
  * so that a forged count cannot make us allocate much. */
-#define KERNEL_MIN_BYTES (3 * 5 + 2 + 4 + 6 * 8 + 3 * 8 + 4 + 4)
+#define KERNEL_MIN_BYTES (3 * 5 + 2 + 4 + 6 * 8 + 3 * 8 + 3 * 4)
 #define ARG_MIN_BYTES (6 * 4 + 2 * 5)
 
 static void parse_kernel(struct rcur *c, struct accelc_kernel_info *k)
@@ -260,13 +261,19 @@ static void parse_kernel(struct rcur *c, struct accelc_kernel_info *k)
 	k->private_size = get_u64(c, "kernel");
 	k->private_per_item = get_u64(c, "kernel");
 	k->reqd_sub_group_size = get_u32(c, "kernel");
+	k->sub_group_size = get_u32(c, "kernel");
 	n = get_u32(c, "argument count");
 	if (c->err)
 		return;
 	if (!*k->name || !*k->wg_symbol ||
 	    (k->flags & ~KERNEL_FLAGS) ||
 	    k->reqd_sub_group_size > ACCELC_MAX_SUB_GROUP_SIZE ||
-	    (k->reqd_sub_group_size & (k->reqd_sub_group_size - 1))) {
+	    (k->reqd_sub_group_size & (k->reqd_sub_group_size - 1)) ||
+	    !k->sub_group_size ||
+	    k->sub_group_size > ACCELC_MAX_SUB_GROUP_SIZE ||
+	    (k->sub_group_size & (k->sub_group_size - 1)) ||
+	    (k->reqd_sub_group_size &&
+	     k->sub_group_size != k->reqd_sub_group_size)) {
 		fail(c, -EINVAL, "kernel '%s': bad description", k->name);
 		return;
 	}

@@ -17,8 +17,8 @@
  *   kernel: str name, str wg symbol, u32 flags, u64 reqd_work_group_size[3],
  *   u64 work_group_size_hint[3], str vec_type_hint ("" if none),
  *   u64 static local size, u64 private size, u64 private bytes per
- *   work-item, u32 required sub-group size (0 if none), u32 argument
- *   count, arguments
+ *   work-item, u32 required sub-group size (0 if none), u32 sub-group
+ *   size of the code, u32 argument count, arguments
  *
  *   argument: u32 kind, u32 address space, u32 access, u32 type
  *   qualifiers, u32 size, u32 alignment, str type name, str name
@@ -44,8 +44,8 @@
 #define ACCELC_BINARY_SUM_OFFSET 16
 #define ACCELC_BINARY_BODY_OFFSET 48
 /* 1 had no kind and global size: executables only; 2 no private sizes;
- * 3 no required sub-group size */
-#define ACCELC_BINARY_FORMAT 4u
+ * 3 no required sub-group size; 4 no sub-group size of the code */
+#define ACCELC_BINARY_FORMAT 5u
 /*
  * Sanity cap: far above what a real program has. The kernel count has
  * none but the input's size (each kernel takes some bytes).

@@ -263,12 +263,8 @@ int accelc_result_set_container(struct accelc_result *res, void *container,
 		return r;
 	}
 	/* the infos move into the table; only the array is left to free */
-	for (uint32_t i = 0; i < b.n_kernels; i++) {
+	for (uint32_t i = 0; i < b.n_kernels; i++)
 		res->kernels[i].info = b.kernels[i];
-		res->kernels[i].info.sub_group_size =
-			accelc_kernel_sub_group_size(&b.kernels[i],
-						     b.features);
-	}
 	res->n_kernels = b.n_kernels;
 	res->kind = b.kind;
 	res->global_size = b.global_size;

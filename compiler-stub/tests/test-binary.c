@@ -34,9 +34,9 @@ static struct accelc_arg_info args[] = {
 
 static struct accelc_kernel_info kernels[] = {
 	{ "first", "first__wg", ACCELC_KERNEL_HAS_BARRIERS, 3, args,
-	  { 8, 2, 1 }, { 0, 0, 0 }, "float4", 4096, 1u << 24, 48, 0, 32 },
+	  { 8, 2, 1 }, { 0, 0, 0 }, "float4", 4096, 1u << 24, 48, 32, 32 },
 	{ "second", "second__wg", ACCELC_KERNEL_STACK_UNKNOWN, 0, NULL,
-	  { 0 }, { 4, 4, 1 }, NULL, 0, 160, 0, 0, 0 },
+	  { 0 }, { 4, 4, 1 }, NULL, 0, 160, 0, 8, 0 },
 };
 
 /* Write @p k (n of them) with the given code; caller frees. */
@@ -106,6 +106,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.kernels[0].reqd_sub_group_size, 32);
 	assert_int_equal(b.kernels[1].private_size, 160);
 	assert_int_equal(b.kernels[1].reqd_sub_group_size, 0);
+	assert_int_equal(b.kernels[0].sub_group_size, 32);
+	assert_int_equal(b.kernels[1].sub_group_size, 8);
 	assert_int_equal(b.kernels[1].flags, ACCELC_KERNEL_STACK_UNKNOWN);
 	assert_int_equal(b.kernels[0].n_args, 3);
 	for (int i = 0; i < 3; i++) {
@@ -148,6 +150,10 @@ static bool spoil(int n, struct accelc_kernel_info *k,
 	case 12: k[1].name = "first"; break; /* twice */
 	case 13: k[0].reqd_sub_group_size = 24; break; /* not a power of 2 */
 	case 14: k[0].reqd_sub_group_size = 128; break;
+	case 15: k[1].sub_group_size = 0; break;
+	case 16: k[1].sub_group_size = 12; break;
+	case 17: k[1].sub_group_size = 128; break;
+	case 18: k[0].sub_group_size = 16; break; /* not the required 32 */
 	default: return false;
 	}
 	return true;
@@ -303,6 +309,7 @@ static void test_many_kernels(void **state)
 		snprintf(names[i][1], sizeof(names[i][1]), "k%u__wg", i);
 		k[i].name = names[i][0];
 		k[i].wg_symbol = names[i][1];
+		k[i].sub_group_size = 4;
 		kp[i] = &k[i];
 	}
 	assert_int_equal(accelc_binary_write(&in, &b, &size), 0);
