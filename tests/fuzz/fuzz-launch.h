@@ -2,8 +2,8 @@
 /*
  * The geometry of an NDRange launch made by fuzz-cl: a launch that may be
  * valid really runs, so it is kept tiny; huge values reach only launches
- * that must fail. Apart from fuzz-cl.c so that tests/icd can hold the
- * shapes it makes against what the ICD accepts (test-icd-fuzz-launch.c).
+ * that must fail. Apart from fuzz-cl-kernel.c so that tests/icd can hold
+ * the shapes it makes against what the ICD accepts (test-icd-fuzz-launch.c).
  */
 #ifndef ACCEL_FUZZ_LAUNCH_H
 #define ACCEL_FUZZ_LAUNCH_H

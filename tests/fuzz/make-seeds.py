@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: MIT
 """Write the hand-made seed inputs of the API fuzzers.
 
-Each seed is a short valid program in the byte code of fuzz-cl.c or
-fuzz-accel.c (the operand order below mirrors theirs): objects created,
-kernels launched, data moved, so that fuzzing starts from inputs that get
-past argument checking. The rest of tests/fuzz/corpus/ is what libFuzzer
+Each seed is a short valid program in the byte code of fuzz-cl or
+fuzz-accel (fuzz-cl*.c, fuzz-accel*.c; the operand order below mirrors
+theirs): objects created, kernels launched, data moved, so that fuzzing
+starts from inputs that get past argument checking. The rest of tests/fuzz/corpus/ is what libFuzzer
 found from these (-merge=1).
 
 usage: make-seeds.py OUT_DIR   (writes OUT_DIR/cl/seed-* and accel/seed-*)
@@ -28,12 +28,12 @@ def u32(v):
 
 # ---- fuzz-cl.c -------------------------------------------------------------
 
-NO_WAIT = 8         # pick_wait(): no events, NULL list
-NO_EVENT = b'\x08'  # pick_event_out(): no event returned
+NO_WAIT = 8         # fcl_pick_wait(): no events, NULL list
+NO_EVENT = b'\x08'  # fcl_pick_event_out(): no event returned
 
 
 def to_slot(slot):
-    """pick_event_out() then store_event(): the event goes to a slot."""
+    """fcl_pick_event_out() then store_event(): the event goes to a slot."""
     return bytes([0, slot])
 
 
