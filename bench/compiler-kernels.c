@@ -58,6 +58,13 @@ static const char source[] =
 	"	size_t i = get_global_id(0);\n"
 	"	z[i] = alpha * x[i] + y[i];\n"
 	"}\n"
+	/* the same in float4, as many clients write element-wise code */
+	"kernel void saxpy4(float alpha, global const float4 *x,\n"
+	"		    global const float4 *y, global float4 *z)\n"
+	"{\n"
+	"	size_t i = get_global_id(0);\n"
+	"	z[i] = alpha * x[i] + y[i];\n"
+	"}\n"
 	"kernel void sins(global const float *x, global float *y)\n"
 	"{\n"
 	"	size_t i = get_global_id(0);\n"
@@ -108,13 +115,14 @@ static const char source[] =
 	"}\n";
 
 enum {
-	VADD, VADD_GUARD, VADD_PRIME, SAXPY, SINS, NAIVE, TILED, REDUCE,
-	N_KERNELS
+	VADD, VADD_GUARD, VADD_PRIME, SAXPY, SAXPY4, SINS, NAIVE, TILED,
+	REDUCE, N_KERNELS
 };
 
 static const char *const kernel_names[N_KERNELS] = {
 	"vadd",	       "vadd_guard",  "vadd_prime", "saxpy",
-	"sins",	       "sgemm_naive", "sgemm_tiled", "reduce",
+	"saxpy4",      "sins",	      "sgemm_naive", "sgemm_tiled",
+	"reduce",
 };
 
 /* vadd_prime's count: a prime (OpenCL 1.2 groups must divide it) */
@@ -411,6 +419,7 @@ static void run_platform(struct plat *p, const struct host *h,
 	struct arg guard[4] = { bufs[0], bufs[1], bufs[2],
 				{ sizeof(n_guard), &n_guard } };
 	size_t n_prime = N_PRIME < s->n_vec ? N_PRIME : s->n_vec;
+	size_t n_vec4 = s->n_vec / 4;
 
 	p->c = clCreateContext(NULL, 1, &p->d, NULL, NULL, &e);
 	CHECK(e);
@@ -438,6 +447,10 @@ static void run_platform(struct plat *p, const struct host *h,
 					3, m[2], h->vadd, n_prime, 1e-6 },
 		runs, out);
 	run_job(p, prog, &(struct job){ SAXPY, 1, &s->n_vec, &l1, saxpy, 4,
+					m[2], h->saxpy, s->n_vec, 1e-6 },
+		runs, out);
+	poison(p, m[2], s->n_vec);
+	run_job(p, prog, &(struct job){ SAXPY4, 1, &n_vec4, &l1, saxpy, 4,
 					m[2], h->saxpy, s->n_vec, 1e-6 },
 		runs, out);
 	release(m, 3);

@@ -101,6 +101,8 @@ targets = [
     ("k-vadd_prime", "  ... 1000003 floats, NULL local", "ms", True, None,
      ""),
     ("k-saxpy", "saxpy 16M floats", "ms", True, None, ""),
+    ("k-saxpy4", "  ... as float4 (4M work-items)", "ms", True,
+     lambda o, q, r: o <= 1.1 * r["k-saxpy"][0], "<= 1.1x saxpy's"),
     ("k-build-cold", "clBuildProgram, new source", "ms", True,
      lambda o, q, r: o <= q, "<= 1.0x"),
     ("k-build-warm", "clBuildProgram, cache hit", "ms", True,
