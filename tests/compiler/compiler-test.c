@@ -185,6 +185,25 @@ unsigned ct_sub_group_width(struct accel_program *prog, const char *name)
 	return w;
 }
 
+struct ct_sub_group ct_sub_group_of(uint64_t g, uint64_t n, uint64_t l,
+				    unsigned w)
+{
+	struct ct_sub_group sg;
+	uint64_t i;
+
+	sg.group = g / l * l;
+	sg.group_size = n - sg.group < l ? n - sg.group : l;
+	i = g - sg.group;
+	sg.id = i / w;
+	sg.lane = i % w;
+	sg.first = g - sg.lane;
+	sg.size = sg.group_size - (i - sg.lane) < w ?
+		  sg.group_size - (i - sg.lane) : w;
+	/* of the enqueued group, a partial one too */
+	sg.max = l < w ? l : w;
+	return sg;
+}
+
 uint64_t ct_rand(uint64_t *s)
 {
 	uint64_t x = *s;
@@ -201,6 +220,14 @@ double ct_rand_range(uint64_t *s, double lo, double hi)
 	double u = (double)(ct_rand(s) >> 11) * 0x1p-53;
 
 	return lo + (hi - lo) * u;
+}
+
+void ct_rand_ints(int32_t *x, size_t n, uint64_t *s, int32_t lo, int32_t hi)
+{
+	uint64_t span = (uint64_t)((int64_t)hi - lo + 1);
+
+	for (size_t i = 0; i < n; i++)
+		x[i] = lo + (int32_t)(ct_rand(s) % span);
 }
 
 void ct_printf(struct ct_str *s, const char *fmt, ...)

@@ -2,7 +2,8 @@
 /*
  * Helpers of the builtin test corpus: OpenCL C programs built and run
  * through the public API on the CPU device, and the host side of the
- * checks (ULP error against a long double reference, a seeded PRNG).
+ * checks (ULP error against a long double reference, a seeded PRNG,
+ * where a work-item's sub-group stands).
  */
 #ifndef ACCEL_COMPILER_TEST_H
 #define ACCEL_COMPILER_TEST_H
@@ -63,9 +64,29 @@ double ct_ulp_error(long double test, long double ref, int mant, int emin);
 uint64_t ct_rand(uint64_t *state);
 /* uniform in [lo, hi] */
 double ct_rand_range(uint64_t *state, double lo, double hi);
+/* @n ints uniform in [lo, hi] into @x */
+void ct_rand_ints(int32_t *x, size_t n, uint64_t *state, int32_t lo,
+		  int32_t hi);
 
 /* The sub-group size of kernel @p name of @p prog (asserted to answer). */
 unsigned ct_sub_group_width(struct accel_program *prog, const char *name);
+
+/*
+ * Where work-item @p g of a 1-D launch of @p n work-items in groups of
+ * @p l stands, sub-groups being @p w consecutive local ids: the last
+ * group, and the last sub-group of each group, may be partial.
+ */
+struct ct_sub_group {
+	uint64_t group;      /* the group's first global id */
+	uint64_t group_size; /* its work-items */
+	uint64_t id;         /* get_sub_group_id() */
+	uint64_t first;      /* the sub-group's first global id */
+	uint64_t size;       /* get_sub_group_size() */
+	uint64_t lane;       /* get_sub_group_local_id(): g - first */
+	uint64_t max;        /* get_max_sub_group_size() */
+};
+struct ct_sub_group ct_sub_group_of(uint64_t g, uint64_t n, uint64_t l,
+				    unsigned w);
 
 /* A printf into a growing buffer (fails the test when out of memory). */
 struct ct_str {

@@ -445,17 +445,15 @@ static unsigned check_sub_groups(struct test_env *env,
 
 	if (want_w)
 		assert_int_equal(w, want_w);
-	for (unsigned i = 0; i < NG; i++)
-		x[i] = (int32_t)(ct_rand(&seed) % 9);
+	ct_rand_ints(x, NG, &seed, 0, 8);
 	bx = ct_buffer(env, sizeof(x), x);
 	br = ct_buffer(env, sizeof(r), NULL);
 	CT_RUN(env, prog, name, NG, L, CT_BUF(bx), CT_BUF(br));
 	test_read(env, br, 0, sizeof(r), r);
 	for (unsigned g = 0; g < NG; g++) {
-		unsigned gb = g / L * L, m = NG - gb < L ? NG - gb : L;
-		unsigned i = g - gb, lane = i % w, sb = g - lane;
-		unsigned sz = m - (i - lane) < w ? m - (i - lane) : w;
-		unsigned mx = L < w ? L : w;
+		struct ct_sub_group sg = ct_sub_group_of(g, NG, L, w);
+		unsigned lane = (unsigned)sg.lane, sb = (unsigned)sg.first;
+		unsigned sz = (unsigned)sg.size, mx = (unsigned)sg.max;
 		int32_t want[OPS], sum = 0, odd = -1, count = 0;
 
 		for (unsigned k = 0; k < sz; k++) {

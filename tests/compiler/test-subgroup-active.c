@@ -234,22 +234,24 @@ static void reference_nu(const int32_t *x, const uint32_t *act,
 	}
 }
 
-/* The group of @p l from global id @p gb, @p m long, in lane order. */
+/* The group of @p l from global id @p gb, in lane order. */
 static unsigned check_nu(const int32_t *x, const uint32_t *act,
 			 const uint32_t *bi, const int32_t *r, size_t n,
-			 uint64_t l, uint64_t gb, uint64_t m, unsigned w)
+			 uint64_t l, uint64_t gb, unsigned w)
 {
 	static int32_t want[N_ACTIVE + N_OTHER][64];
 	static bool check[N_ACTIVE + N_OTHER][64];
+	uint64_t end = gb + ct_sub_group_of(gb, n, l, w).group_size;
 	unsigned bad = 0;
 
-	for (uint64_t sb = 0; sb < m; sb += w) {
-		size_t ids[64], sm = m - sb < w ? m - sb : w;
+	for (uint64_t sb = gb; sb < end; sb += w) {
+		struct ct_sub_group sg = ct_sub_group_of(sb, n, l, w);
+		size_t ids[64];
 
-		for (size_t j = 0; j < sm; j++)
-			ids[j] = gb + sb + j;
-		reference_nu(x, act, bi, ids, sm, want, check);
-		for (size_t j = 0; j < sm; j++)
+		for (size_t j = 0; j < sg.size; j++)
+			ids[j] = sg.first + j;
+		reference_nu(x, act, bi, ids, sg.size, want, check);
+		for (size_t j = 0; j < sg.size; j++)
 			for (int k = 0; k < N_ACTIVE + N_OTHER; k++) {
 				int32_t got = r[k * n + ids[j]];
 
@@ -294,10 +296,10 @@ static void test_active(void **state)
 		 * in the sub-group: the lane all of them read */
 		for (uint64_t gb = 0; gb < n; gb += l)
 			for (uint64_t sb = gb; sb < gb + l && sb < n; sb += w) {
-				uint64_t e = sb + w < gb + l ? sb + w : gb + l;
+				uint64_t e = sb +
+					     ct_sub_group_of(sb, n, l, w).size;
 				uint32_t pick = 0, seen = 0;
 
-				e = e < n ? e : n;
 				for (uint64_t i = sb; i < e; i++)
 					if (act[i] && ct_rand(&seed) % ++seen == 0)
 						pick = (uint32_t)(i - sb);
@@ -314,8 +316,7 @@ static void test_active(void **state)
 		       CT_BUF(bb), CT_BUF(br));
 		test_read(env, br, 0, rn * 4, r);
 		for (uint64_t gb = 0; gb < n; gb += l)
-			bad += check_nu(x, act, bi, r, n, l, gb,
-					n - gb < l ? n - gb : l, w);
+			bad += check_nu(x, act, bi, r, n, l, gb, w);
 		accel_buffer_unref(bx);
 		accel_buffer_unref(ba);
 		accel_buffer_unref(bb);
@@ -348,8 +349,7 @@ static void test_rejoin(void **state)
 		assert_non_null(r);
 		assert_non_null(a);
 		assert_non_null(wg);
-		for (uint64_t i = 0; i < n; i++)
-			x[i] = (int32_t)(ct_rand(&seed) % 19) - 9;
+		ct_rand_ints(x, n, &seed, -9, 9);
 		bx = ct_buffer(env, n * 4, x);
 		br = ct_buffer(env, n * 4, NULL);
 		bw = ct_buffer(env, n * 4, NULL);
@@ -358,9 +358,9 @@ static void test_rejoin(void **state)
 		test_read(env, br, 0, n * 4, r);
 		test_read(env, bw, 0, n * 4, wg);
 		for (uint64_t g = 0; g < n; g++) {
-			uint64_t gb = g / l * l, m = n - gb < l ? n - gb : l;
-			uint64_t sb = gb + (g - gb) / w * w;
-			uint64_t se = sb + w < gb + m ? sb + w : gb + m;
+			struct ct_sub_group sg = ct_sub_group_of(g, n, l, w);
+			uint64_t sb = sg.first, se = sg.first + sg.size;
+			uint64_t gb = sg.group, m = sg.group_size;
 			int32_t all = 0, three = 0, group = 0;
 
 			for (uint64_t k = sb; k < se; k++) {
@@ -369,19 +369,20 @@ static void test_rejoin(void **state)
 			}
 			for (uint64_t k = gb; k < gb + m; k++)
 				group += x[k];
-			a[g] = all + (g - sb < 3 ? 1000 * three : 0);
-			if (wg[g] != group + (g - sb < 3 ? 1000 * three : 0))
+			a[g] = all + (sg.lane < 3 ? 1000 * three : 0);
+			if (wg[g] != group + (sg.lane < 3 ? 1000 * three : 0))
 				bad += report("rejoin_wg", "", l, g, wg[g],
-					      group + (g - sb < 3 ?
+					      group + (sg.lane < 3 ?
 						       1000 * three : 0), bad);
 		}
 		for (uint64_t g = 0; g < n; g++) {
-			uint64_t gb = g / l * l, m = n - gb < l ? n - gb : l;
+			struct ct_sub_group sg = ct_sub_group_of(g, n, l, w);
+			uint64_t gb = sg.group;
 			/* wrapping, as unsigned arithmetic does */
 			int32_t want = (int32_t)((uint32_t)a[g] +
 						 1000000u *
 						 (uint32_t)a[gb + (g - gb + 1) %
-							     m]);
+							     sg.group_size]);
 
 			if (r[g] != want)
 				bad += report("rejoin", "", l, g, r[g], want,
@@ -419,16 +420,14 @@ static void test_reconverge(void **state)
 
 		assert_non_null(x);
 		assert_non_null(r);
-		for (uint64_t i = 0; i < n; i++)
-			x[i] = (int32_t)(ct_rand(&seed) % 19) - 9;
+		ct_rand_ints(x, n, &seed, -9, 9);
 		bx = ct_buffer(env, n * 4, x);
 		br = ct_buffer(env, 4 * n * 4, NULL);
 		CT_RUN(env, prog, "reconverge", n, l, CT_BUF(bx), CT_BUF(br));
 		test_read(env, br, 0, 4 * n * 4, r);
 		for (uint64_t g = 0; g < n; g++) {
-			uint64_t gb = g / l * l, m = n - gb < l ? n - gb : l;
-			uint64_t sb = gb + (g - gb) / w * w;
-			uint64_t se = sb + w < gb + m ? sb + w : gb + m;
+			struct ct_sub_group sg = ct_sub_group_of(g, n, l, w);
+			uint64_t sb = sg.first, se = sg.first + sg.size;
 			int32_t want[4] = { -1, 0, 0, 0 }, odd = 0;
 
 			for (uint64_t k = sb; k < se; k++) {
@@ -482,21 +481,18 @@ static void test_all_active(void **state)
 		int32_t *x = malloc(n * 4), *r = malloc(n * 4 * N_UNI);
 		struct accel_buffer *bx, *br;
 		uint64_t seed = 17 + n;
-		unsigned max = (unsigned)(l < w ? l : w);
 
 		assert_non_null(x);
 		assert_non_null(r);
-		for (uint64_t i = 0; i < n; i++)
-			x[i] = (int32_t)(ct_rand(&seed) % 19) - 9;
+		ct_rand_ints(x, n, &seed, -9, 9);
 		bx = ct_buffer(env, n * 4, x);
 		br = ct_buffer(env, n * 4 * N_UNI, NULL);
 		CT_RUN(env, prog, "uni", n, l, CT_BUF(bx), CT_BUF(br));
 		test_read(env, br, 0, n * 4 * N_UNI, r);
 		for (uint64_t g = 0; g < n; g++) {
-			uint64_t gb = g / l * l, m = n - gb < l ? n - gb : l;
-			uint64_t sb = gb + (g - gb) / w * w;
-			uint64_t se = sb + w < gb + m ? sb + w : gb + m;
-			unsigned j = (unsigned)(g - sb);
+			struct ct_sub_group sg = ct_sub_group_of(g, n, l, w);
+			uint64_t sb = sg.first, se = sg.first + sg.size;
+			unsigned j = (unsigned)sg.lane, max = (unsigned)sg.max;
 			uint32_t b = 0, lanes = below(max);
 			int32_t sum = 0, want[N_UNI];
 

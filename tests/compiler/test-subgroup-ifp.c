@@ -94,9 +94,9 @@ static void test_relay(void **state)
 			test_read(env, bo, 0, groups * n * 4, order);
 			test_read(env, bs, 0, groups * l * 4, size);
 			for (uint64_t i = 0; i < groups * l; i++) {
-				uint64_t j = i % l, sb = j - j % w;
-				int32_t want = (int32_t)(l - sb < w ? l - sb :
-							 w);
+				struct ct_sub_group sg =
+					ct_sub_group_of(i, groups * l, l, w);
+				int32_t want = (int32_t)sg.size;
 
 				if (size[i] != want && bad++ < 5)
 					print_error("%s, group of %llu, item "

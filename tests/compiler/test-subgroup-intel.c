@@ -142,26 +142,6 @@ static void put(const struct vt *t, int v, unsigned char *p)
 		memcpy(p, &l, t->esize);
 }
 
-/* Where the work-item with global id @p g is: its group's first id and
- * size, its sub-group's first id and size, its lane. */
-struct place {
-	uint64_t sb, sz, lane, max;
-};
-
-static struct place place_of(uint64_t g, uint64_t n, uint64_t l,
-			     unsigned w)
-{
-	uint64_t gb = g / l * l, m = n - gb < l ? n - gb : l, i = g - gb;
-	struct place p;
-
-	p.lane = i % w;
-	p.sb = gb + i - p.lane;
-	p.sz = m - (i - p.lane) < w ? m - (i - p.lane) : w;
-	/* get_max_sub_group_size(): within the enqueued group */
-	p.max = l < w ? l : w;
-	return p;
-}
-
 /* Element bytes of work-item @p lane of the sub-group at @p sb. */
 #define AT(buf, t, sb, lane)                                                   \
 	((buf) + ((sb) + (lane)) * (uint64_t)(t)->esize * (t)->n)
@@ -174,22 +154,22 @@ static unsigned check_shuffles(const struct vt *t, const unsigned char *x,
 	unsigned bad = 0;
 
 	for (uint64_t g = 0; g < n; g++) {
-		struct place p = place_of(g, n, l, w);
+		struct ct_sub_group sg = ct_sub_group_of(g, n, l, w);
 		const unsigned char *want[4] = { NULL };
 		uint64_t k;
 
-		want[0] = AT(x, t, p.sb, (p.lane * 3 + 1) % p.sz);
-		if ((p.lane ^ d) < p.sz)
-			want[1] = AT(x, t, p.sb, p.lane ^ d);
-		k = p.lane + d;
-		if (k < p.max)
-			want[2] = k < p.sz ? AT(x, t, p.sb, k) : NULL;
-		else if (k - p.max < p.sz)
-			want[2] = AT(y, t, p.sb, k - p.max);
-		if (d <= p.lane)
-			want[3] = AT(y, t, p.sb, p.lane - d);
-		else if (p.lane + p.max - d < p.sz)
-			want[3] = AT(x, t, p.sb, p.lane + p.max - d);
+		want[0] = AT(x, t, sg.first, (sg.lane * 3 + 1) % sg.size);
+		if ((sg.lane ^ d) < sg.size)
+			want[1] = AT(x, t, sg.first, sg.lane ^ d);
+		k = sg.lane + d;
+		if (k < sg.max)
+			want[2] = k < sg.size ? AT(x, t, sg.first, k) : NULL;
+		else if (k - sg.max < sg.size)
+			want[2] = AT(y, t, sg.first, k - sg.max);
+		if (d <= sg.lane)
+			want[3] = AT(y, t, sg.first, sg.lane - d);
+		else if (sg.lane + sg.max - d < sg.size)
+			want[3] = AT(x, t, sg.first, sg.lane + sg.max - d);
 		for (int op = 0; op < 4; op++) {
 			const unsigned char *got = r + (op * n + g) * vs;
 
@@ -284,15 +264,14 @@ static unsigned run_blocks(struct test_env *env, struct accel_program *prog,
 	test_read(env, br, 0, len * es, r);
 	test_read(env, bs, 0, n * 15 * es, seen);
 	for (uint64_t g = 0; g < n; g++) {
-		struct place p = place_of(g, n, l, w);
-		uint64_t grp = g / l, s = (g - grp * l) / w;
-		uint64_t b = (grp * nsg + s) * 15 * m;
+		struct ct_sub_group sg = ct_sub_group_of(g, n, l, w);
+		uint64_t b = (g / l * nsg + sg.id) * 15 * m;
 		/* element j of the 15 a lane reads: block, then k in it */
 		static const unsigned start[15] = { 0, 1, 1, 3, 3, 3, 3,
 						    7, 7, 7, 7, 7, 7, 7, 7 };
 
 		for (unsigned j = 0; j < 15; j++) {
-			uint64_t at = b + start[j] * m + p.lane +
+			uint64_t at = b + start[j] * m + sg.lane +
 				      (j - start[j]) * m;
 			uint32_t want = 0, got = 0, back = 0;
 
@@ -335,22 +314,22 @@ static unsigned run_shorts(struct test_env *env, struct accel_program *prog,
 	CT_RUN(env, prog, "shorts", n, l, CT_BUF(bx), CT_BUF(br), CT_VAL(k));
 	test_read(env, br, 0, 7 * n * 2, r);
 	for (uint64_t g = 0; g < n; g++) {
-		struct place p = place_of(g, n, l, w);
+		struct ct_sub_group sg = ct_sub_group_of(g, n, l, w);
 		int32_t sum = 0, mn = 32767, mx = -32768, pre = 0;
 		int32_t umax = 0, want[7];
 
-		for (uint64_t i = 0; i < p.sz; i++) {
-			int16_t v = x[p.sb + i];
+		for (uint64_t i = 0; i < sg.size; i++) {
+			int16_t v = x[sg.first + i];
 
 			sum += v;
 			mn = v < mn ? v : mn;
 			umax = (uint16_t)v > umax ? (uint16_t)v : umax;
 		}
-		for (uint64_t i = 0; i <= p.lane; i++) {
-			int16_t v = x[p.sb + i];
+		for (uint64_t i = 0; i <= sg.lane; i++) {
+			int16_t v = x[sg.first + i];
 
 			mx = v > mx ? v : mx;
-			if (i < p.lane)
+			if (i < sg.lane)
 				pre += v;
 		}
 		want[0] = (int16_t)sum;
@@ -358,8 +337,9 @@ static unsigned run_shorts(struct test_env *env, struct accel_program *prog,
 		want[2] = mx;
 		want[3] = (int16_t)pre;
 		want[4] = (int16_t)umax;
-		want[5] = k < p.sz ? x[p.sb + k] : r[5 * n + g];
-		want[6] = k < p.sz ? (int16_t)(x[p.sb + k] + 3) : r[6 * n + g];
+		want[5] = k < sg.size ? x[sg.first + k] : r[5 * n + g];
+		want[6] = k < sg.size ? (int16_t)(x[sg.first + k] + 3) :
+			  r[6 * n + g];
 		for (int op = 0; op < 7; op++)
 			if (r[op * n + g] != want[op] && bad++ < 5)
 				print_error("shorts op %d, size %u, group of "

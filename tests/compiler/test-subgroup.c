@@ -513,28 +513,25 @@ static void test_divergent(void **state)
 
 		assert_non_null(x);
 		assert_non_null(r);
-		for (uint64_t i = 0; i < n; i++)
-			x[i] = (int32_t)(ct_rand(&seed) % 19) - 9;
+		ct_rand_ints(x, n, &seed, -9, 9);
 		bx = ct_buffer(env, n * 4, x);
 		br = ct_buffer(env, n * 4, NULL);
 		CT_RUN(env, prog, "diverge", n, l, CT_BUF(bx), CT_BUF(br));
 		test_read(env, br, 0, n * 4, r);
 		for (uint64_t g = 0; g < n; g++) {
-			uint64_t gb = g / l * l, m = n - gb < l ? n - gb : l;
-			uint64_t li_ = g - gb, s = li_ / w, sb = gb + s * w;
-			uint64_t sm = m - s * w < w ? m - s * w : w;
+			struct ct_sub_group sg = ct_sub_group_of(g, n, l, w);
 			int32_t want = 0;
 
-			if (s % 2) {
-				for (uint64_t k = 0; k < sm; k++)
-					want += x[sb + k];
+			if (sg.id % 2) {
+				for (uint64_t k = 0; k < sg.size; k++)
+					want += x[sg.first + k];
 			} else {
-				for (uint64_t k = sb; k <= g; k++)
+				for (uint64_t k = sg.first; k <= g; k++)
 					want += x[k];
 				want *= 100;
 			}
-			for (uint64_t i = 0; i < s % 3; i++)
-				want += x[sb] + (int32_t)i;
+			for (uint64_t i = 0; i < sg.id % 3; i++)
+				want += x[sg.first] + (int32_t)i;
 			if (r[g] != want && bad++ < 5)
 				print_error("diverge, group of %llu, item %llu: "
 					    "%d, want %d\n",
@@ -587,25 +584,22 @@ static void test_uniform_flow(void **state)
 
 		assert_non_null(x);
 		assert_non_null(r);
-		for (uint64_t i = 0; i < n; i++)
-			x[i] = (int32_t)(ct_rand(&seed) % 19) - 9;
+		ct_rand_ints(x, n, &seed, -9, 9);
 		bx = ct_buffer(env, n * 4, x);
 		br = ct_buffer(env, n * 4, NULL);
 		CT_RUN(env, prog, "uniform_loop", n, l, CT_BUF(bx), CT_BUF(br),
 		       CT_VAL(count));
 		test_read(env, br, 0, n * 4, r);
 		for (uint64_t g = 0; g < n; g++) {
-			uint64_t gb = g / l * l, m = n - gb < l ? n - gb : l;
-			uint64_t s = (g - gb) / w, sb = gb + s * w;
-			uint64_t sm = m - s * w < w ? m - s * w : w;
+			struct ct_sub_group sg = ct_sub_group_of(g, n, l, w);
 			int32_t want = 0, sum = 0, pre = 0;
 
-			for (uint64_t k = 0; k < sm; k++)
-				sum += x[sb + k];
-			for (uint64_t k = sb; k <= g; k++)
+			for (uint64_t k = 0; k < sg.size; k++)
+				sum += x[sg.first + k];
+			for (uint64_t k = sg.first; k <= g; k++)
 				pre += x[k];
 			for (uint32_t i = 0; i < count; i++)
-				want += sum + (int32_t)(i * sm);
+				want += sum + (int32_t)(i * sg.size);
 			if (count > 2)
 				want += 1000 * pre;
 			if (r[g] != want && bad++ < 5)
