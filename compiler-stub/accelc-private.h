@@ -222,7 +222,12 @@ int accelc_create_tm(const char *cpu, const char *features, bool opt,
 		     LLVMTargetMachineRef *ret, struct strbuf *log);
 int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 		    const char *cpu, const char *features, bool opt,
-		    bool fast_math, struct strbuf *log);
+		    bool fast_math, bool split_vectors, struct strbuf *log);
+/* split-vectors.c: vectors and switches of work-item loops the vectoriser
+ * would refuse split, between default<O3>'s halves; needs LLVM's
+ * -scalarize-load-store */
+int accelc_split_vectors(LLVMModuleRef mod, LLVMTargetMachineRef tm,
+			 struct strbuf *log);
 int accelc_emit(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 		LLVMCodeGenFileType type, LLVMMemoryBufferRef *ret,
 		struct strbuf *log);

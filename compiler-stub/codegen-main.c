@@ -23,6 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <llvm-c/Support.h>
+
 #include "job.h"
 
 static int write_out(const char *dir, const char *name, const void *data,
@@ -101,6 +103,7 @@ static int run(char **argv, struct strbuf *log)
 
 		/* without the file, frame sizes would print to the log */
 		j.measure_stack = err != NULL;
+		j.split_vectors = true;
 		r = job_codegen_here(&j);
 		if (err) {
 			fflush(stderr);
@@ -126,6 +129,9 @@ out:
 	return r;
 }
 
+static const char *const llvm_args[] = { "accelc-codegen",
+					 "-scalarize-load-store" };
+
 int main(int argc, char **argv)
 {
 	struct strbuf log = { 0 };
@@ -137,6 +143,9 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 125;
 	}
+	/* this process's own LLVM: the scalariser may split loads and
+	 * stores (codegen/split-vectors.c) */
+	LLVMParseCommandLineOptions(2, llvm_args, NULL);
 	r = run(argv, &log);
 	if (log.buf)
 		fputs(log.buf, stdout);

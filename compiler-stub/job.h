@@ -28,6 +28,9 @@ struct job {
 	bool fiber_obj;
 	/* measure frame sizes (accelc-codegen, whose stderr is a file) */
 	bool measure_stack;
+	/* split vectors in work-item loops (accelc-codegen, which set LLVM's
+	 * -scalarize-load-store: codegen/split-vectors.c) */
+	bool split_vectors;
 };
 
 /* Copy @p opts (may be NULL) and make the result. @return 0, -EINVAL,

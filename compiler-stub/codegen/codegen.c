@@ -15,6 +15,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "accelc-private.h"
+#include "o3-pipeline.h"
 
 #define TRIPLE "x86_64-unknown-linux-gnu"
 
@@ -332,11 +333,12 @@ int accelc_create_tm(const char *cpu, const char *features, bool opt,
 
 int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 		    const char *cpu, const char *features, bool opt,
-		    bool fast_math, struct strbuf *log)
+		    bool fast_math, bool split_vectors, struct strbuf *log)
 {
 	LLVMPassBuilderOptionsRef o;
 	LLVMErrorRef e;
 	char *err = NULL;
+	int r = 0;
 
 	set_target_attrs(mod, cpu, features, fast_math);
 	if (opt)
@@ -358,9 +360,20 @@ int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 	 * fiber runtime of kernels that run as regions, whose thread-local
 	 * stack cache would pin the object until every worker thread exits.
 	 */
-	e = LLVMRunPasses(mod, opt ? "default<O3>" : "default<O0>,globaldce",
-			  tm, o);
+	if (opt && split_vectors && *ACCELC_O3_SIMPLIFY) {
+		/* default<O3> in its halves, vectors split between them */
+		e = LLVMRunPasses(mod, ACCELC_O3_SIMPLIFY, tm, o);
+		if (!e)
+			r = accelc_split_vectors(mod, tm, log);
+		if (!e && !r)
+			e = LLVMRunPasses(mod, ACCELC_O3_OPTIMISE, tm, o);
+	} else {
+		e = LLVMRunPasses(mod, opt ? "default<O3>" :
+				  "default<O0>,globaldce", tm, o);
+	}
 	LLVMDisposePassBuilderOptions(o);
+	if (r)
+		return r;
 	if (e) {
 		char *msg = LLVMGetErrorMessage(e);
 

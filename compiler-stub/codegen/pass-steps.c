@@ -125,7 +125,8 @@ int accelc_pass_optimise(struct accelc_pass_ctx *c)
 	struct job *j = c->j;
 
 	return accelc_optimize(c->st.mod, c->tm, j->cpu, j->features,
-			       c->st.opt, j->bo.fast_math, j->log);
+			       c->st.opt, j->bo.fast_math, j->split_vectors,
+			       j->log);
 }
 
 int accelc_pass_streaming_finish(struct accelc_pass_ctx *c)

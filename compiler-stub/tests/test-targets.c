@@ -218,7 +218,7 @@ static void test_builtins_codegen(void **state)
 		assert_int_equal(accelc_create_tm(cpu, features, true, &tm,
 						  &log), 0);
 		if (accelc_optimize(mod, tm, cpu, features, false, false,
-				    &log) ||
+				    false, &log) ||
 		    accelc_emit(mod, tm, LLVMObjectFile, &out, &log))
 			fail_msg("%s: builtins: %s", levels[i],
 				 log.buf ? log.buf : "");
