@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Vectors and switches of work-item loops split before the vectoriser
- * (codegen/split-vectors.c): kernels written with float4 or a switch on a
- * per-item value get a vectorised work-item loop, and every kernel
+ * (codegen/split-vectors.c): kernels written with float4 (on targets wider
+ * than a float4) or a switch on a per-item value get a vectorised
+ * work-item loop, and every kernel
  * computes what the plain C reference does, with partial groups and
  * offsets (also those the split leaves alone: a loop inside the
  * work-item loop, a shuffle with a run-time mask).
  */
-#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,15 +36,16 @@ static const char source[] =
 	"	int4 v = x[i];\n"
 	"	y[i] = max((v >> 3) ^ (v * 7), v.wzyx);\n"
 	"}\n"
-	/* a switch on a per-item value */
+	/* a switch on a per-item value (y[i] read in front: a read in
+	 * some cases only would need masked loads, which SSE lacks) */
 	"kernel void pick(global const int *k, global float *y)\n"
 	"{\n"
 	"	size_t i = get_global_id(0);\n"
-	"	float v;\n"
+	"	float x = y[i], v;\n"
 	"	switch (k[i] & 3) {\n"
-	"	case 0: v = y[i] * 3.0f; break;\n"
-	"	case 1: v = y[i] + 7.0f; break;\n"
-	"	case 2: v = -y[i]; break;\n"
+	"	case 0: v = x * 3.0f; break;\n"
+	"	case 1: v = x + 7.0f; break;\n"
+	"	case 2: v = -x; break;\n"
 	"	default: v = 0.25f; break;\n"
 	"	}\n"
 	"	y[i] = v;\n"
@@ -77,12 +78,20 @@ static bool vectorised(struct wg_prog *p, const char *kernel)
 
 static void test_vectorised(void **state)
 {
+	const struct accelc_kernel_info *k;
 	struct wg_prog p;
 
 	(void)state;
 	wg_build(&p, source, NULL);
-	assert_true(vectorised(&p, "axpy4"));
-	assert_true(vectorised(&p, "mix4"));
+	k = accelc_result_find_kernel(p.res, "axpy4");
+	assert_non_null(k);
+	/* float lanes of the target (its sub-group size): with SSE alone a
+	 * float4 fills a register already, and vectorising 4-element
+	 * interleave groups costs more than it gives */
+	if (k->sub_group_size > 4) {
+		assert_true(vectorised(&p, "axpy4"));
+		assert_true(vectorised(&p, "mix4"));
+	}
 	assert_true(vectorised(&p, "pick"));
 	wg_unbuild(&p);
 }
