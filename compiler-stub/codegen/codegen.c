@@ -331,6 +331,10 @@ int accelc_create_tm(const char *cpu, const char *features, bool opt,
 	return *ret ? 0 : -EIO;
 }
 
+/* empty when the build found no opt to spell them (o3-pipeline.h) */
+static const char o3_simplify[] = ACCELC_O3_SIMPLIFY;
+static const char o3_optimise[] = ACCELC_O3_OPTIMISE;
+
 int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 		    const char *cpu, const char *features, bool opt,
 		    bool fast_math, bool split_vectors, struct strbuf *log)
@@ -360,13 +364,13 @@ int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 	 * fiber runtime of kernels that run as regions, whose thread-local
 	 * stack cache would pin the object until every worker thread exits.
 	 */
-	if (opt && split_vectors && *ACCELC_O3_SIMPLIFY) {
+	if (opt && split_vectors && o3_simplify[0]) {
 		/* default<O3> in its halves, vectors split between them */
-		e = LLVMRunPasses(mod, ACCELC_O3_SIMPLIFY, tm, o);
+		e = LLVMRunPasses(mod, o3_simplify, tm, o);
 		if (!e)
 			r = accelc_split_vectors(mod, tm, log);
 		if (!e && !r)
-			e = LLVMRunPasses(mod, ACCELC_O3_OPTIMISE, tm, o);
+			e = LLVMRunPasses(mod, o3_optimise, tm, o);
 	} else {
 		e = LLVMRunPasses(mod, opt ? "default<O3>" :
 				  "default<O0>,globaldce", tm, o);
