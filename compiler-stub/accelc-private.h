@@ -211,8 +211,6 @@ void accelc_vec_variant_name(const struct accelc_vec_fn *v, char isa,
 
 /* target.c: $ACCEL_CPU_TARGET, else "host" */
 const char *accelc_target_default(void);
-/* target.c: work-items per sub-group of code for @p features */
-uint32_t accelc_target_sub_group_width(const char *features);
 /* target.c: kernel @p k's sub-group size in code for @p features */
 uint32_t accelc_kernel_sub_group_size(const struct accelc_kernel_info *k,
 				      const char *features);

@@ -89,7 +89,7 @@ static bool in_list(const char *list, const char *feat, size_t n)
  * its vector width (cpu-device.c), and program binaries carry the
  * features, so a kernel's width follows the code it holds.
  */
-uint32_t accelc_target_sub_group_width(const char *features)
+static uint32_t accelc_target_sub_group_width(const char *features)
 {
 	if (!features)
 		return 4;
