@@ -262,6 +262,8 @@ void accelc_stack_free(struct accelc_stack *s);
 void accelc_stack_copy_stderr(const char *path, struct strbuf *log);
 /* where accelc-codegen's stderr goes, in the build's directory */
 #define ACCELC_CODEGEN_STDERR "codegen.err"
+/* The accelc-codegen builds run (malloc'ed), NULL if there is none. */
+char *accelc_codegen_path(void);
 /* An object defining ACCELC_FIBER_STACK as @p bytes, written to @p path. */
 int accelc_emit_fiber_stack(LLVMContextRef c, LLVMTargetMachineRef tm,
 			    uint64_t bytes, const char *path,

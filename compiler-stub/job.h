@@ -17,6 +17,8 @@ struct job {
 	struct accelc_build_opts bo;
 	struct accelc_cache cache;
 	char *dir, *clang, *src, *bc, *obj, *so;
+	/* accelc-codegen, NULL if not installed (codegen in this process) */
+	char *codegen;
 	/* what code is generated for, and what this process runs on */
 	char *cpu, *features, *host_cpu, *host_features;
 	/* host_features if the code can run here, else NULL: not loaded */

@@ -227,7 +227,8 @@ static void hash_runtime(void)
 /* Everything but the source itself. */
 static void hash_build(struct accelc_sha256 *h, const char *kind,
 		       const struct accelc_options *o, const char *clang,
-		       const char *cpu, const char *features)
+		       const char *codegen, const char *cpu,
+		       const char *features)
 {
 	uint32_t v[6] = { ACCELC_BINARY_FORMAT, ACCEL_WG_ABI_VERSION };
 	unsigned maj, min, pat;
@@ -244,12 +245,14 @@ static void hash_build(struct accelc_sha256 *h, const char *kind,
 	accelc_sha256_str(h, cpu);
 	accelc_sha256_str(h, features);
 	hash_file_id(h, clang);
+	hash_file_id(h, codegen);
 	hash_env(h);
 	pthread_once(&runtime_once, hash_runtime);
 	accelc_sha256_update(h, runtime_digest, sizeof(runtime_digest));
 }
 
-int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
+int accelc_cache_key(const char *clang, const char *codegen,
+		     const struct accelc_build_opts *bo,
 		     const struct accelc_options *o, const char *cpu,
 		     const char *features, const char *text, size_t len,
 		     const char *src, const char *dir,
@@ -261,7 +264,7 @@ int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
 
 	if (!options_edited() && self_contained(text, len) &&
 	    defines_self_contained(&bo->clang_args)) {
-		hash_build(&h, "source", o, clang, cpu, features);
+		hash_build(&h, "source", o, clang, codegen, cpu, features);
 		accelc_sha256_update(&h, text, len);
 		return accelc_sha256_final(&h, key);
 	}
@@ -276,7 +279,7 @@ int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
 		free(out);
 		return r;
 	}
-	hash_build(&h, "preprocessed", o, clang, cpu, features);
+	hash_build(&h, "preprocessed", o, clang, codegen, cpu, features);
 	r = hash_text(&h, out, dir);
 	unlink(out);
 	free(out);
@@ -287,19 +290,20 @@ int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
 	return accelc_sha256_final(&h, key);
 }
 
-int accelc_cache_key_bitcode(const char *clang,
+int accelc_cache_key_bitcode(const char *clang, const char *codegen,
 			     const struct accelc_options *o, const char *cpu,
 			     const char *features, const void *data,
 			     size_t len, uint8_t key[ACCELC_SHA256_SIZE])
 {
 	struct accelc_sha256 h;
 
-	hash_build(&h, "linked", o, clang, cpu, features);
+	hash_build(&h, "linked", o, clang, codegen, cpu, features);
 	accelc_sha256_update(&h, data, len);
 	return accelc_sha256_final(&h, key);
 }
 
-int accelc_cache_key_il(const char *clang, const char *translator,
+int accelc_cache_key_il(const char *clang, const char *codegen,
+			const char *translator,
 			const struct accelc_options *o, const char *cpu,
 			const char *features, const void *il, size_t len,
 			uint32_t n_spec, const struct accelc_spec_const *spec,
@@ -308,7 +312,7 @@ int accelc_cache_key_il(const char *clang, const char *translator,
 	struct accelc_sha256 h;
 	uint64_t n = len;
 
-	hash_build(&h, "spirv", o, clang, cpu, features);
+	hash_build(&h, "spirv", o, clang, codegen, cpu, features);
 	hash_file_id(&h, translator);
 	accelc_sha256_update(&h, &n, sizeof(n));
 	accelc_sha256_update(&h, il, len);

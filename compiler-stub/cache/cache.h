@@ -62,8 +62,10 @@ void accelc_cache_store(struct accelc_cache *c, const char *log,
  * The key: SHA-256 over the preprocessed source (clang -E, with the
  * predefined macros, so the clang version and language options count),
  * the build options, the target CPU and features, the work-group ABI and
- * container versions, the LLVM version, the identity of clang, libLLVM
- * and this compiler, the environment clang reads, and the builtins. A
+ * container versions, the LLVM version, the identity of clang, of the
+ * code generator @p codegen (NULL: none, the build runs it in process),
+ * libLLVM and this compiler, the environment clang reads, and the
+ * builtins. A
  * source @p text whose words show that it includes nothing and reads no
  * clock (nothing that could hide a word from a text search either: line
  * splices, ##, digraphs, trigraphs) is hashed as it is; otherwise clang -E
@@ -71,7 +73,8 @@ void accelc_cache_store(struct accelc_cache *c, const char *log,
  * @return 0, -EAGAIN (the source includes files: give @p src and @p dir),
  *         -ENOEXEC (clang -E failed: build uncached), -ENOMEM, -errno
  */
-int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
+int accelc_cache_key(const char *clang, const char *codegen,
+		     const struct accelc_build_opts *bo,
 		     const struct accelc_options *o, const char *cpu,
 		     const char *features, const char *text, size_t len,
 		     const char *src, const char *dir,
@@ -82,7 +85,7 @@ int accelc_cache_key(const char *clang, const struct accelc_build_opts *bo,
  * temporary names, object.c) and everything accelc_cache_key() takes but
  * the source. @return 0, -ENOMEM
  */
-int accelc_cache_key_bitcode(const char *clang,
+int accelc_cache_key_bitcode(const char *clang, const char *codegen,
 			     const struct accelc_options *o, const char *cpu,
 			     const char *features, const void *data,
 			     size_t len, uint8_t key[ACCELC_SHA256_SIZE]);
@@ -92,7 +95,8 @@ int accelc_cache_key_bitcode(const char *clang,
  * constants, the translator's identity and everything
  * accelc_cache_key_bitcode() takes. @return 0, -ENOMEM
  */
-int accelc_cache_key_il(const char *clang, const char *translator,
+int accelc_cache_key_il(const char *clang, const char *codegen,
+			const char *translator,
 			const struct accelc_options *o, const char *cpu,
 			const char *features, const void *il, size_t len,
 			uint32_t n_spec, const struct accelc_spec_const *spec,

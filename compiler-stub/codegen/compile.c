@@ -281,7 +281,7 @@ int job_codegen_here(struct job *j)
  * where it is installed. Not from $PATH or the environment: it runs with
  * the caller's privileges on every build.
  */
-static char *codegen_path(void)
+char *accelc_codegen_path(void)
 {
 	size_t bl = strlen(ACCELC_BUILD_DIR);
 	char exe[4096];
@@ -289,7 +289,7 @@ static char *codegen_path(void)
 	Dl_info info;
 	ssize_t n;
 
-	if (dladdr((void *)codegen_path, &info) && info.dli_fname)
+	if (dladdr((void *)accelc_codegen_path, &info) && info.dli_fname)
 		self = info.dli_fname;
 	/* the main program is named as it was run: ask the kernel */
 	if (!self || *self != '/') {
@@ -370,13 +370,13 @@ static uint32_t codegen_deadline(const struct job *j)
 int job_codegen(struct job *j)
 {
 	struct argv a = { 0 };
-	char flags[16], timeout[16], *helper = codegen_path(), *opts;
+	char flags[16], timeout[16], *opts;
 	void *data = NULL;
 	uint32_t deadline;
 	size_t size;
 	int r;
 
-	if (!helper) {
+	if (!j->codegen) {
 		strbuf_printf(j->log, "note: %s not found: code generation "
 			      "runs in this process, without a deadline, and "
 			      "stack sizes are not measured\n",
@@ -384,7 +384,6 @@ int job_codegen(struct job *j)
 		return job_codegen_here(j);
 	}
 	if (asprintf(&opts, "%s/" ACCELC_CODEGEN_OPTIONS, j->dir) < 0) {
-		free(helper);
 		return -ENOMEM;
 	}
 	r = accelc_write_file(opts, j->o.build_options ? j->o.build_options :
@@ -394,7 +393,7 @@ int job_codegen(struct job *j)
 	deadline = codegen_deadline(j);
 	snprintf(flags, sizeof(flags), "%u", j->o.flags);
 	snprintf(timeout, sizeof(timeout), "%u", deadline);
-	argv_add(&a, helper);
+	argv_add(&a, j->codegen);
 	argv_add(&a, j->dir);
 	argv_add(&a, j->clang);
 	argv_add(&a, j->cpu);
@@ -404,7 +403,6 @@ int job_codegen(struct job *j)
 	if (!r)
 		r = a.oom ? -ENOMEM : accelc_spawn(a.v, j->log, deadline);
 	argv_free(&a);
-	free(helper);
 	if (r != 0 && asprintf(&opts, "%s/" ACCELC_CODEGEN_STDERR, j->dir) > 0) {
 		/* what it could not copy to the log itself: a crash */
 		accelc_stack_copy_stderr(opts, j->log);
@@ -499,14 +497,14 @@ static bool cache_begin(struct job *j, const char *source, size_t len)
 
 	if (j->cache.dirfd < 0)
 		return false;
-	r = accelc_cache_key(j->clang, &j->bo, &j->o, j->cpu, j->features,
-			     source, len, NULL, NULL, key);
+	r = accelc_cache_key(j->clang, j->codegen, &j->bo, &j->o, j->cpu,
+			     j->features, source, len, NULL, NULL, key);
 	/* includes: the key is over clang -E's output, which needs files */
 	if (r == -EAGAIN) {
 		r = job_files(j, source, len);
 		if (r == 0)
-			r = accelc_cache_key(j->clang, &j->bo, &j->o, j->cpu,
-					     j->features, source, len, j->src,
+			r = accelc_cache_key(j->clang, j->codegen, &j->bo,
+					     &j->o, j->cpu, j->features, source, len, j->src,
 					     j->dir, key);
 	}
 	if (r) {
@@ -531,6 +529,8 @@ int job_prepare(struct job *j)
 			      "ACCEL_CLANG)\n");
 		return r;
 	}
+	/* resolved once: the key covers the helper the build runs */
+	j->codegen = accelc_codegen_path();
 	r = accelc_host_cpu(&j->host_cpu, &j->host_features);
 	if (r)
 		return r;
@@ -571,6 +571,7 @@ static void job_free(struct job *j)
 	free(j->dir);
 	free(j->so);
 	free(j->clang);
+	free(j->codegen);
 	free(j->src);
 	free(j->bc);
 	free(j->obj);

@@ -131,8 +131,9 @@ static int executable(struct job *j, const void *bc, size_t size)
 	int r;
 
 	if (j->cache.dirfd >= 0 &&
-	    accelc_cache_key_bitcode(j->clang, &j->o, j->cpu, j->features,
-				     bc, size, j->cache.key) == 0 &&
+	    accelc_cache_key_bitcode(j->clang, j->codegen, &j->o, j->cpu,
+				     j->features, bc, size,
+				     j->cache.key) == 0 &&
 	    job_cache_probe(j))
 		return 0;
 	r = job_files(j, NULL, 0);

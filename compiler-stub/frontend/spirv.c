@@ -610,8 +610,9 @@ int accelc_compile_il(const struct accelc_options *opts, const void *il,
 		r = -ENOENT;
 	}
 	if (r == 0 && j.cache.dirfd >= 0 &&
-	    accelc_cache_key_il(j.clang, tool, &j.o, j.cpu, j.features, il,
-				size, n_spec, spec, j.cache.key) == 0 &&
+	    accelc_cache_key_il(j.clang, j.codegen, tool, &j.o, j.cpu,
+				j.features, il, size, n_spec, spec,
+				j.cache.key) == 0 &&
 	    job_cache_probe(&j))
 		goto out;
 	if (r == 0)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The on-disk program cache: hits, misses on every part of the key, bad
+ * The on-disk program cache: hits, misses on every part of the key (the
+ * code generator's identity among them), bad
  * entries (corrupt, truncated, foreign) rebuilt and never loaded, a
  * directory that is not private, two processes building at once, and
  * eviction under the size cap. Each test has a directory of its own.
@@ -22,6 +23,7 @@
 #include <cmocka.h>
 
 #include "accelc.h"
+#include "cache.h"
 
 struct env {
 	char dir[128];  /* the cache */
@@ -435,6 +437,54 @@ static void test_miss_on_change(void **state)
 	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
 }
 
+/* The three keys of one build over @p codegen: source, linked, SPIR-V. */
+static void keys_of(const char *codegen, uint8_t k[3][ACCELC_SHA256_SIZE])
+{
+	static const char text[] = "kernel void k(global int *o) { }\n";
+	struct accelc_options o = { .struct_size = sizeof(o) };
+	struct accelc_build_opts bo = { .cl_std = 120 };
+	static const uint32_t il[5] = { 0x07230203, 0x10000 };
+
+	assert_int_equal(accelc_cache_key("/bin/true", codegen, &bo, &o,
+					  "x86-64", "+sse2", text,
+					  strlen(text), NULL, NULL, k[0]), 0);
+	assert_int_equal(accelc_cache_key_bitcode("/bin/true", codegen, &o,
+						  "x86-64", "+sse2", text,
+						  strlen(text), k[1]), 0);
+	assert_int_equal(accelc_cache_key_il("/bin/true", codegen,
+					     "/bin/false", &o, "x86-64",
+					     "+sse2", il, sizeof(il), 0, NULL,
+					     k[2]), 0);
+}
+
+/*
+ * The code generator runs in its own executable (accelc-codegen): a
+ * rebuilt one, or none at all, must miss. A file stands in for it.
+ */
+static void test_key_codegen(void **state)
+{
+	struct env *e = *state;
+	uint8_t a[3][ACCELC_SHA256_SIZE], b[3][ACCELC_SHA256_SIZE];
+	uint8_t c[3][ACCELC_SHA256_SIZE], none[3][ACCELC_SHA256_SIZE];
+	struct timespec t[2] = { { 0, UTIME_OMIT }, { 12345, 0 } };
+	char helper[160];
+
+	snprintf(helper, sizeof(helper), "%s/accelc-codegen", e->inc);
+	write_text(helper, "#!/bin/false\n");
+	keys_of(helper, a);
+	keys_of(helper, b);
+	assert_memory_equal(a, b, sizeof(a));
+	/* the same path, another version of the file */
+	assert_int_equal(utimensat(AT_FDCWD, helper, t, 0), 0);
+	keys_of(helper, c);
+	keys_of(NULL, none);
+	for (int i = 0; i < 3; i++) {
+		assert_memory_not_equal(a[i], c[i], ACCELC_SHA256_SIZE);
+		assert_memory_not_equal(a[i], none[i], ACCELC_SHA256_SIZE);
+		assert_memory_not_equal(c[i], none[i], ACCELC_SHA256_SIZE);
+	}
+}
+
 static void test_disabled(void **state)
 {
 	struct env *e = *state;
@@ -668,6 +718,7 @@ int main(void)
 		T(test_hit),
 		T(test_hit_without_clang),
 		T(test_miss_on_change),
+		T(test_key_codegen),
 		T(test_hidden_words),
 		T(test_hidden_include_change),
 		T(test_override_options),

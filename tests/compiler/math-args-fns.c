@@ -39,27 +39,6 @@ static bool is_half(L x)
 #define NEXTAFTER(x, y) CR2(nextafter, x, y)
 #endif
 
-/* sin(pi x), |x| <= 1/2 exact reduction first */
-static L sinpi_l(L x)
-{
-	L r = x - 2.0L * rintl(x * 0.5L); /* exact, in [-1, 1] */
-
-	if (r > 0.5L)
-		r = 1.0L - r;
-	else if (r < -0.5L)
-		r = -1.0L - r;
-	return sinl(M_PIl * r);
-}
-
-static L cospi_l(L x)
-{
-	L r = fabsl(x - 2.0L * rintl(x * 0.5L)); /* exact, in [0, 1] */
-
-	if (r < 0.25L)
-		return cosl(M_PIl * r);
-	return sinpi_l(0.5L - r);
-}
-
 static void ref_sinpi(L a, L b, L c, int n, struct out *o)
 {
 	(void)b, (void)c, (void)n;

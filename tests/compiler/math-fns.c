@@ -42,36 +42,6 @@
 #define SQRT(x) CR1(sqrt, x)
 #endif
 
-static L sinpi_l(L x)
-{
-	L r;
-
-	if (isinf(x))
-		return NAN;
-	if (x == rintl(x))
-		return copysignl(0.0L, x);
-	r = x - 2.0L * rintl(x * 0.5L);
-	if (r > 0.5L)
-		r = 1.0L - r;
-	else if (r < -0.5L)
-		r = -1.0L - r;
-	return sinl(M_PIl * r);
-}
-
-static L cospi_l(L x)
-{
-	L r;
-
-	if (isinf(x))
-		return NAN;
-	r = fabsl(x - 2.0L * rintl(x * 0.5L));
-	if (r == 0.5L)
-		return 0.0L;
-	if (r < 0.25L)
-		return cosl(M_PIl * r);
-	return sinpi_l(0.5L - r);
-}
-
 static L tanpi_l(L x)
 {
 	L r;

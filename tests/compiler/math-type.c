@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Host helpers on the math tests' type T (see math-type.h). */
+#define _GNU_SOURCE
 #include <math.h>
 #include <string.h>
 
@@ -23,6 +24,36 @@ T rand_bits(uint64_t *s)
 	memcpy(&x, &b32, sizeof(x));
 #endif
 	return x;
+}
+
+L sinpi_l(L x)
+{
+	L r;
+
+	if (isinf(x))
+		return NAN;
+	if (x == rintl(x))
+		return copysignl(0.0L, x);
+	r = x - 2.0L * rintl(x * 0.5L); /* exact, in [-1, 1] */
+	if (r > 0.5L)
+		r = 1.0L - r;
+	else if (r < -0.5L)
+		r = -1.0L - r;
+	return sinl(M_PIl * r);
+}
+
+L cospi_l(L x)
+{
+	L r;
+
+	if (isinf(x))
+		return NAN;
+	r = fabsl(x - 2.0L * rintl(x * 0.5L)); /* exact, in [0, 1] */
+	if (r == 0.5L)
+		return 0.0L;
+	if (r < 0.25L)
+		return cosl(M_PIl * r);
+	return sinpi_l(0.5L - r);
 }
 
 #ifdef CT_HALF

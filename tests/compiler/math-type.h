@@ -49,6 +49,11 @@ typedef long double L;
 /* a random bit pattern of T: NaNs, infinities and subnormals among them */
 T rand_bits(uint64_t *s);
 
+/* sin(pi x) and cos(pi x), reduced exactly first; the special values
+ * as the specification gives them (signed zeros, NaN for infinities) */
+L sinpi_l(L x);
+L cospi_l(L x);
+
 #ifdef CT_HALF
 /* on the bits, as glibc has no nextafter for _Float16 */
 T nextafter_h(T x, T y);
