@@ -9,7 +9,8 @@
  * leaves on the result of an atomic operation or a volatile load made in
  * it, compared with what the loop does not change: `while
  * (atomic_load(&f) != v)`, a lock's `while (atomic_cmpxchg(l, 0, 1))` or
- * `atomic_xchg`. A compare-exchange whose new value the loop computes
+ * `atomic_xchg`, directly or through a helper's result (`while
+ * (!ready(&f))`). A compare-exchange whose new value the loop computes
  * (the usual atomic update) makes progress by itself and is not one.
  * Each such loop gets a call to __accel_spin_yield() on its back edge,
  * and the kernels reaching one run as fibers, where that call lets the
@@ -28,6 +29,8 @@
 #include "accelc-private.h"
 
 #define MAX_DEPTH 32
+/* values one loop's exit conditions may be traced through */
+#define MAX_STEPS 4096
 /* searches are quadratic in this; larger functions are not looked at */
 #define MAX_BLOCKS 8192
 
@@ -103,9 +106,13 @@ static bool atomic_source(LLVMValueRef v, LLVMValueRef *desired)
 	return false;
 }
 
+/* A loop's blocks, or (whole) all blocks of a function a loop calls;
+ * the steps left to trace its values (shared with the functions). */
 struct loop {
 	LLVMBasicBlockRef *blocks;
 	size_t n;
+	bool whole;
+	unsigned *steps;
 };
 
 static bool in_loop(const struct loop *lp, LLVMBasicBlockRef bb)
@@ -123,12 +130,61 @@ static bool invariant(const struct loop *lp, LLVMValueRef v)
 	       !in_loop(lp, LLVMGetInstructionParent(v));
 }
 
+static int spin_value(struct loop *lp, LLVMValueRef v, int depth);
+
+/*
+ * The result of a call of a function defined here: what its returns and
+ * the branches choosing among them come from, with its parameters
+ * standing for the call's arguments (which must come from atomics or the
+ * loop's constants themselves).
+ */
+static int call_value(struct loop *lp, LLVMValueRef call,
+		      LLVMValueRef fn, int depth)
+{
+	struct loop body = { .whole = true, .steps = lp->steps };
+	int any = 0;
+
+	for (unsigned i = 0; i < LLVMGetNumArgOperands(call); i++) {
+		int r = spin_value(lp, LLVMGetOperand(call, i), depth + 1);
+
+		if (r < 0)
+			return r;
+		any |= r;
+	}
+	body.n = LLVMCountBasicBlocks(fn);
+	if (body.n > MAX_BLOCKS)
+		return -1;
+	body.blocks = malloc(body.n * sizeof(*body.blocks));
+	if (!body.blocks)
+		return -1;
+	LLVMGetBasicBlocks(fn, body.blocks);
+	for (size_t i = 0; i < body.n && any >= 0; i++) {
+		LLVMValueRef t = LLVMGetBasicBlockTerminator(body.blocks[i]);
+		LLVMOpcode op = t ? LLVMGetInstructionOpcode(t) : LLVMUnreachable;
+		LLVMValueRef v = NULL;
+		int r;
+
+		/* `if (flag_of(f) == want) return true; return false;` */
+		if (op == LLVMBr && LLVMIsConditional(t))
+			v = LLVMGetCondition(t);
+		else if ((op == LLVMRet && LLVMGetNumOperands(t) == 1) ||
+			 op == LLVMSwitch)
+			v = LLVMGetOperand(t, 0);
+		if (!v)
+			continue;
+		r = spin_value(&body, v, depth + 1);
+		any = r < 0 ? r : any | r;
+	}
+	free(body.blocks);
+	return any;
+}
+
 /*
  * Does @p v come from an atomic operation of the loop, and otherwise only
  * from what the loop does not change (1; 0: no atomic, -1: a value the
  * loop changes)?
  */
-static int spin_value(const struct loop *lp, LLVMValueRef v, int depth)
+static int spin_value(struct loop *lp, LLVMValueRef v, int depth)
 {
 	LLVMValueRef desired;
 	LLVMOpcode op;
@@ -136,14 +192,24 @@ static int spin_value(const struct loop *lp, LLVMValueRef v, int depth)
 
 	if (invariant(lp, v))
 		return 0;
-	if (depth > MAX_DEPTH)
+	if (depth > MAX_DEPTH || !*lp->steps)
 		return -1;
+	--*lp->steps;
 	if (atomic_source(v, &desired))
 		return !desired || invariant(lp, desired) ? 1 : -1;
 	op = LLVMGetInstructionOpcode(v);
+	if (op == LLVMCall) {
+		LLVMValueRef f = LLVMGetCalledValue(v);
+
+		if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f))
+			return -1;
+		return call_value(lp, v, f, depth);
+	}
+	/* in a called function, a phi merges values of the same call */
 	if (!(LLVMIsACmpInst(v) || LLVMIsABinaryOperator(v) ||
 	      LLVMIsACastInst(v) || op == LLVMSelect ||
-	      op == LLVMExtractValue || op == LLVMFNeg))
+	      op == LLVMExtractValue || op == LLVMFNeg ||
+	      (op == LLVMPHI && lp->whole)))
 		return -1;
 	for (int i = 0; i < LLVMGetNumOperands(v); i++) {
 		int r = spin_value(lp, LLVMGetOperand(v, i), depth + 1);
@@ -156,7 +222,7 @@ static int spin_value(const struct loop *lp, LLVMValueRef v, int depth)
 }
 
 /* Does a branch leaving @p lp decide on a spin value? */
-static bool spins(const struct loop *lp)
+static bool spins(struct loop *lp)
 {
 	for (size_t i = 0; i < lp->n; i++) {
 		LLVMValueRef t = LLVMGetBasicBlockTerminator(lp->blocks[i]);
@@ -246,7 +312,7 @@ static int mark_function(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef yield,
 		{
 			LLVMBasicBlockRef y = LLVMGetSuccessor(t, next[i]++);
 			size_t j = 0;
-			struct loop lp;
+			struct loop lp = { 0 };
 
 			while (bbs[j] != y)
 				j++;
@@ -254,6 +320,9 @@ static int mark_function(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef yield,
 				state[j] = 1;
 				stack[sp++] = y;
 			} else if (state[j] == 1) {
+				unsigned steps = MAX_STEPS;
+
+				lp.steps = &steps;
 				r = loop_blocks(fn, y, bb, &lp);
 				if (r == 0 && spins(&lp)) {
 					LLVMPositionBuilderBefore(b, t);
@@ -325,19 +394,15 @@ static bool reaches(LLVMValueRef fn, LLVMValueRef yield, struct seen *s)
 	return false;
 }
 
-/* Does @p fn itself make an atomic operation or a volatile load? */
+/* Does @p fn make an atomic operation or a volatile load, itself or in
+ * a function it calls? */
 static bool has_atomic(LLVMValueRef fn)
 {
-	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-	     bb = LLVMGetNextBasicBlock(bb))
-		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-		     i = LLVMGetNextInstruction(i)) {
-			LLVMValueRef d;
+	struct seen s = { 0 };
+	bool r = reaches(fn, NULL, &s);
 
-			if (atomic_source(i, &d))
-				return true;
-		}
-	return false;
+	free(s.fns);
+	return r;
 }
 
 int accelc_mark_spin_loops(struct lower_state *st, LLVMBuilderRef b)

@@ -3,7 +3,8 @@
  * Independent forward progress of sub-groups (cl_khr_subgroups): the
  * first lane of each sub-group waits in a loop until the sub-groups after
  * it have gone, the last one first, spinning on an atomic add, a C11
- * atomic load and a volatile load, in groups of 1 to 64 work-items and
+ * atomic load, a volatile load and helper functions' results (a load,
+ * a comparison with a branch in it), in groups of 1 to 64 work-items and
  * 256, while the other lanes wait for it in a sub-group function. A
  * compare-exchange loop that computes what it stores (an atomic float
  * add) keeps its work-item loops.
@@ -15,10 +16,20 @@
 
 #include "compiler-test.h"
 
-#define N_WAITS 3
+#define N_WAITS 5
 
 static const char src[] =
 	"#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n"
+	"int flag_of(local atomic_int *f)\n"
+	"{\n"
+	"	return atomic_load_explicit(f, memory_order_acquire);\n"
+	"}\n"
+	"bool reached(local atomic_int *f, int want)\n"
+	"{\n"
+	"	if (flag_of(f) == want)\n"
+	"		return true;\n"
+	"	return false;\n"
+	"}\n"
 	/* the sub-group s goes once the flag reaches n - 1 - s */
 	"#define RELAY(NAME, WAIT) \\\n"
 	"kernel void NAME(global int *order, global int *size) \\\n"
@@ -43,6 +54,8 @@ static const char src[] =
 	"RELAY(relay_load, while (atomic_load_explicit(&flag, \\\n"
 	"	memory_order_acquire) != want))\n"
 	"RELAY(relay_volatile, while (*(volatile local int *)&flag != want))\n"
+	"RELAY(relay_helper, while (flag_of(&flag) != want))\n"
+	"RELAY(relay_helper_bool, while (!reached(&flag, want)))\n"
 	"kernel void cas_add(global const float *x, global float *sum)\n"
 	"{\n"
 	"	float v = x[get_global_id(0)];\n"
@@ -55,7 +68,8 @@ static const char src[] =
 	"}\n";
 
 static const char *const names[N_WAITS] = {
-	"relay_rmw", "relay_load", "relay_volatile",
+	"relay_rmw", "relay_load", "relay_volatile", "relay_helper",
+	"relay_helper_bool",
 };
 
 static uint64_t per_item(struct accel_program *prog, const char *name)
