@@ -5,8 +5,9 @@
 #
 #   bench/perf-compare.sh [REPS]      (default 5)
 #
-# Each repetition runs bench/ocl-host once per platform in a fresh process
-# (only that platform's .icd visible; the order alternates between
+# Each repetition runs bench/ocl-host and bench/blas-host (CLBlast, with
+# libclblast-dev and libopenblas-dev) once per platform, each in a fresh
+# process (only that platform's .icd visible; the order alternates between
 # repetitions) and bench/compiler-kernels once (both platforms in one
 # process, libaccel-PoCL-PoCL-libaccel). Every result is checked against a
 # host reference by the programs themselves; a wrong one stops the run.
@@ -30,6 +31,14 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 		-DACCEL_BUILD_TESTS=OFF -DACCEL_BUILD_BENCH=ON
 fi
 cmake --build "$build" -j"$(nproc)" --target ocl-host compiler-kernels
+# the CLBlast rows where the packages are (bench/CMakeLists.txt)
+blas=
+if pkg-config --exists clblast openblas; then
+	cmake --build "$build" -j"$(nproc)" --target blas-host
+	blas=1
+else
+	echo "perf-compare: no CLBlast rows (apt-get install libclblast-dev libopenblas-dev)" >&2
+fi
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -42,6 +51,11 @@ while [ "$i" -le "$reps" ]; do
 	for p in $order; do
 		OCL_ICD_VENDORS=$b/vendors-$p "$b/ocl-host" >"$out/host-$p-$i" ||
 			{ cat "$out/host-$p-$i"; exit 1; }
+		if [ -n "$blas" ]; then
+			OCL_ICD_VENDORS=$b/vendors-$p "$b/blas-host" \
+				>>"$out/host-$p-$i" ||
+				{ cat "$out/host-$p-$i"; exit 1; }
+		fi
 	done
 	OCL_ICD_VENDORS=$b/vendors "$b/compiler-kernels" -r 3 -m 1024 \
 		>"$out/kernels-$i" || { cat "$out/kernels-$i"; exit 1; }
@@ -111,6 +125,20 @@ targets = [
      lambda o, q, r: o <= 0.25 * q, "<= 0.25x"),
     ("map-64m", "map+unmap 64 MiB", "us", True,
      lambda o, q, r: o * 10 <= r["memcpy-64m"][0], "zero-copy"),
+    ("blas-first-sgemm", "CLBlast first SGEMM (its build)", "ms", True,
+     None, ""),
+    ("sgemm-1024", "CLBlast SGEMM N=1024", "GF/s", False, None, ""),
+    ("sgemm-2048", "CLBlast SGEMM N=2048", "GF/s", False,
+     lambda o, q, r: o >= 3 * q and o >= 0.4 * r["fma-peak"][0],
+     ">= 3x, >= 0.4x FMA peak"),
+    ("dgemm-1024", "CLBlast DGEMM N=1024", "GF/s", False, None, ""),
+    ("dgemm-2048", "CLBlast DGEMM N=2048", "GF/s", False,
+     lambda o, q, r: o >= 3 * q, ">= 3x"),
+    ("sgemv-4096", "CLBlast SGEMV N=4096", "GB/s", False, None, ""),
+    ("saxpy-16m", "CLBlast SAXPY 16M", "GB/s", False, None, ""),
+    ("openblas-sgemm-2048", "OpenBLAS SGEMM N=2048 (host)", "GF/s", False,
+     None, ""),
+    ("fma-peak", "FMA peak, all CPUs (host)", "GF/s", False, None, ""),
 ]
 
 print()
@@ -134,7 +162,7 @@ for name, label, unit, lower, check, target in targets:
           f"{target:22} {held}")
 print()
 print("ratio: libaccel / PoCL of the medians (times: below 1 is faster; "
-      "GB/s: above 1 is faster)")
+      "GB/s and GF/s: above 1 is faster)")
 print(f"targets missed (held in fewer than 3 of 5): {failed}")
 EOF
 echo "perf-compare: load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
