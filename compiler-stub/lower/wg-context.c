@@ -4,10 +4,10 @@
  * are copied into per-region work-item loops, no SSA value may cross a
  * block (a copy of the user may sit in another region than its
  * definition): such values and all phis go through allocas, as LLVM's
- * reg2mem does. Then each alloca used in one region that runs once stays
- * a scalar (mem2reg makes it a register again); every other one becomes
- * a context array with one element per work-item, indexed by the local
- * linear id. Uniform values (computed from arguments and launch
+ * reg2mem does. Then each alloca used in one region that runs once, or
+ * dead wherever a region starts, stays a scalar (mem2reg makes it a
+ * register again); every other one becomes a context array with one
+ * element per work-item, indexed by the local linear id. Uniform values (computed from arguments and launch
  * geometry only) are moved into the prologue first so that they need
  * neither, and values computed from the local ids and uniform values
  * only are computed again where they are used.
@@ -410,6 +410,121 @@ static bool region_local(struct regions *rg, LLVMValueRef a)
 	return true;
 }
 
+/* What the liveness walk below shares between allocas. */
+struct live_walk {
+	size_t *off, *pred; /* accelc_preds() */
+	uint8_t *entry;     /* a region starts here: the body, a barrier */
+	uint8_t *state;     /* per block: 0, ACC_LOAD or ACC_STORE first */
+	size_t *stack;
+};
+
+enum { ACC_LOAD = 1, ACC_STORE = 2 };
+
+static void live_walk_free(struct live_walk *lw)
+{
+	free(lw->off);
+	free(lw->pred);
+	free(lw->entry);
+	free(lw->state);
+	free(lw->stack);
+}
+
+static int live_walk_init(struct regions *rg, struct live_walk *lw)
+{
+	size_t nb = rg->nblocks;
+	int r = accelc_preds(rg->blocks, nb, &rg->bidx, &lw->off, &lw->pred);
+
+	if (r)
+		return r;
+	lw->entry = calloc(nb, 1);
+	lw->state = calloc(nb, 1);
+	lw->stack = malloc(nb * sizeof(*lw->stack));
+	if (!lw->entry || !lw->state || !lw->stack) {
+		live_walk_free(lw);
+		return -ENOMEM;
+	}
+	lw->entry[(uintptr_t)ptrmap_get(&rg->bidx, rg->body) - 1] = 1;
+	for (size_t j = 0; j < rg->nbar; j++)
+		lw->entry[(uintptr_t)ptrmap_get(&rg->bidx, rg->bar[j]) - 1] = 1;
+	return 0;
+}
+
+/* Is @p i a load of @p a, a store of a whole value to it, or neither? */
+static int access_of(LLVMValueRef i, LLVMValueRef a)
+{
+	if (LLVMIsALoadInst(i) && LLVMGetOperand(i, 0) == a)
+		return ACC_LOAD;
+	if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == a)
+		return LLVMTypeOf(LLVMGetOperand(i, 0)) ==
+				       LLVMGetAllocatedType(a) ?
+			       ACC_STORE : ACC_LOAD; /* partial: no kill */
+	return 0;
+}
+
+/*
+ * Dead where every region starts (the kernel's first block, each
+ * barrier)? Then no value of @p a crosses a barrier: a work-item stores
+ * it before it loads it in each region, however often the regions run,
+ * and one scalar serves all work-items, as a register of the work-item
+ * loop (a tiled product's k loop: per-item indices, the values loaded
+ * from the tiles).
+ */
+static bool dead_at_barriers(struct regions *rg, struct live_walk *lw,
+			     LLVMValueRef a)
+{
+	size_t nb = rg->nblocks, sp = 0;
+	bool dead = true;
+
+	memset(lw->state, 0, nb);
+	for (LLVMUseRef use = LLVMGetFirstUse(a); use;
+	     use = LLVMGetNextUse(use)) {
+		LLVMValueRef u = LLVMGetUser(use);
+		LLVMBasicBlockRef bb = LLVMGetInstructionParent(u);
+		void *bi;
+		size_t b;
+
+		if (!access_of(u, a))
+			return false;
+		bi = ptrmap_get(&rg->bidx, bb);
+		if (!bi)
+			return false;
+		b = (size_t)(uintptr_t)bi - 1;
+		if (lw->state[b])
+			continue;
+		/* the first access in the block decides */
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+		     i = LLVMGetNextInstruction(i)) {
+			int acc = access_of(i, a);
+
+			if (acc) {
+				lw->state[b] = (uint8_t)acc;
+				break;
+			}
+		}
+		if (lw->state[b] == ACC_LOAD)
+			lw->stack[sp++] = b;
+	}
+	/* backwards from the loads, through blocks that do not store it
+	 * first; the visited ones are marked ACC_LOAD too */
+	while (sp && dead) {
+		size_t b = lw->stack[--sp];
+
+		if (lw->entry[b]) {
+			dead = false;
+			break;
+		}
+		for (size_t k = lw->off[b]; k < lw->off[b + 1]; k++) {
+			size_t p = lw->pred[k];
+
+			if (lw->state[p])
+				continue;
+			lw->state[p] = ACC_LOAD;
+			lw->stack[sp++] = p;
+		}
+	}
+	return dead;
+}
+
 static bool is_uniform_var(struct regions *rg, LLVMValueRef a)
 {
 	for (size_t k = 0; k < rg->n_uniform; k++)
@@ -566,10 +681,13 @@ int accelc_regions_context(struct regions *rg, LLVMBasicBlockRef start,
 	LLVMTargetDataRef td = l->st->td;
 	struct ctx_var *cv = NULL, *ncv;
 	struct ptrmap cache = { 0 };
+	struct live_walk lw = { 0 };
 	size_t n = 0;
 	uint64_t bytes = 0;
-	int r = 0;
+	int r = live_walk_init(rg, &lw);
 
+	if (r)
+		return r;
 	LLVMPositionBuilderBefore(l->b,
 				  LLVMGetBasicBlockTerminator(rg->prologue));
 	rg->n_items = LLVMBuildMul(
@@ -583,11 +701,12 @@ int accelc_regions_context(struct regions *rg, LLVMBasicBlockRef start,
 		if (!LLVMIsAAllocaInst(i) || i == rg->next ||
 		    i == rg->cur[0] || i == rg->cur[1] || i == rg->cur[2] ||
 		    !LLVMGetFirstUse(i) || is_uniform_var(rg, i) ||
-		    region_local(rg, i))
+		    region_local(rg, i) || dead_at_barriers(rg, &lw, i))
 			continue;
 		ncv = realloc(cv, (n + 1) * sizeof(*cv));
 		if (!ncv) {
 			free(cv);
+			live_walk_free(&lw);
 			return -ENOMEM;
 		}
 		cv = ncv;
@@ -603,6 +722,7 @@ int accelc_regions_context(struct regions *rg, LLVMBasicBlockRef start,
 		bytes += cv[n].stride;
 		n++;
 	}
+	live_walk_free(&lw);
 	if (!n || !bytes) {
 		*after = start;
 		free(cv);

@@ -10,6 +10,12 @@
  * died with SIGSEGV. transpose8 below is that kernel, reduced; ctx_align
  * reports where an over-aligned private array lands, which shows a
  * misplaced block whatever the heap's state.
+ *
+ * The other way round, XgemmDirect's k loop: values a work-item makes
+ * and uses between two barriers (its tile indices, partial sums, inner
+ * loop counters) must not get context arrays, however often the loop runs
+ * its regions: they stay registers of the work-item loop (DGEMM 1024 ran
+ * 15x slower than PoCL with them in memory). tile_k is that shape.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,6 +50,29 @@ static const char src[] =
 	"	for (int w = 0; w < 8; w++)\n"
 	"		dst[((g1 * 4 + ly) * 8 + w) * (ld / 8) +\n"
 	"		    g0 * 4 + lx] = alpha * t[w];\n"
+	"}\n"
+	"kernel __attribute__((reqd_work_group_size(16, 16, 1)))\n"
+	"void tile_k(int n, global const int *a, global const int *b,\n"
+	"	    global int *c)\n"
+	"{\n"
+	"	local int ta[16][16], tb[16][16];\n"
+	"	int lx = get_local_id(0), ly = get_local_id(1);\n"
+	"	int gx = get_global_id(0), gy = get_global_id(1), acc = 0;\n"
+	"\n"
+	"	for (int k0 = 0; k0 < n; k0 += 16) {\n"
+	"		ta[ly][lx] = a[gy * n + k0 + lx];\n"
+	"		tb[ly][lx] = b[(k0 + ly) * n + gx];\n"
+	"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"		int part = 0, idx = ly * 16 + (lx & 1);\n"
+	"		for (int k = 0; k < 16; k++) {\n"
+	"			part += ((local int *)ta)[idx - (lx & 1)] *\n"
+	"				tb[k][lx];\n"
+	"			idx++;\n"
+	"		}\n"
+	"		acc += part;\n"
+	"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	}\n"
+	"	c[gy * n + gx] = acc;\n"
 	"}\n"
 	"kernel void ctx_align(global const float *in, global ulong *addr,\n"
 	"		       global float *out)\n"
@@ -152,12 +181,67 @@ static void test_ctx_align(void **state)
 	accel_program_unref(prog);
 }
 
+/* A tiled product: right, and only the accumulator in context arrays. */
+static void test_tile_registers(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_program *prog = ct_build(env, src, "-cl-std=CL1.2");
+	const int n = 64;
+	int32_t a[64 * 64], b[64 * 64], c[64 * 64];
+	struct accel_buffer *ba, *bb, *bc;
+	struct accel_ndrange range;
+	struct accel_kernel *k;
+	uint64_t per = 0;
+	int bad = 0;
+
+	assert_int_equal(accel_kernel_new(prog, "tile_k", &k), 0);
+	assert_int_equal(accel_kernel_get_private_mem(k, NULL, &per, NULL), 0);
+	accel_kernel_unref(k);
+	/* acc, as the k loop's phi and its sum (36 bytes when every value
+	 * of the loop's regions had an array) */
+	if (per > 2 * sizeof(int32_t))
+		print_error("tile_k keeps %llu bytes per work-item\n",
+			    (unsigned long long)per);
+	assert_true(per <= 2 * sizeof(int32_t));
+	for (int i = 0; i < n * n; i++) {
+		a[i] = i % 7 - 3;
+		b[i] = i % 5 - 2;
+	}
+	ba = ct_buffer(env, sizeof(a), a);
+	bb = ct_buffer(env, sizeof(b), b);
+	bc = ct_buffer(env, sizeof(c), NULL);
+	range = test_ndrange(2, (uint64_t)n, (uint64_t)n, 0, 16, 16, 0);
+	ct_run_range(env, prog, "tile_k", &range,
+		     (const struct ct_arg[]){ CT_VAL(n), CT_BUF(ba),
+					      CT_BUF(bb), CT_BUF(bc) },
+		     4);
+	test_read(env, bc, 0, sizeof(c), c);
+	for (int y = 0; y < n; y++)
+		for (int x = 0; x < n; x++) {
+			int32_t want = 0;
+
+			for (int kk = 0; kk < n; kk++)
+				want += a[y * n + kk] * b[kk * n + x];
+			if (c[y * n + x] != want && bad++ < 5)
+				print_error("[%d][%d] = %d, want %d\n", y, x,
+					    c[y * n + x], want);
+		}
+	assert_int_equal(bad, 0);
+	accel_buffer_unref(ba);
+	accel_buffer_unref(bb);
+	accel_buffer_unref(bc);
+	accel_program_unref(prog);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_ctx_align, test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_transpose8,
+						test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_tile_registers,
 						test_env_setup,
 						test_env_teardown),
 	};
