@@ -7,10 +7,11 @@
  * reg2mem does. Then each alloca used in one region that runs once, or
  * dead wherever a region starts, stays a scalar (mem2reg makes it a
  * register again); every other one becomes a context array with one
- * element per work-item, indexed by the local linear id. Uniform values (computed from arguments and launch
- * geometry only) are moved into the prologue first so that they need
- * neither, and values computed from the local ids and uniform values
- * only are computed again where they are used.
+ * element per work-item, indexed by the local linear id. Uniform values
+ * (computed from arguments and launch geometry only) are moved into the
+ * prologue first so that they need neither, and values computed from the
+ * local ids and uniform values only are computed again where they are
+ * used.
  */
 #include <errno.h>
 #include <stdint.h>

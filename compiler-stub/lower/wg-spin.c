@@ -160,10 +160,13 @@ static int call_value(struct loop *lp, LLVMValueRef call,
 	LLVMGetBasicBlocks(fn, body.blocks);
 	for (size_t i = 0; i < body.n && any >= 0; i++) {
 		LLVMValueRef t = LLVMGetBasicBlockTerminator(body.blocks[i]);
-		LLVMOpcode op = t ? LLVMGetInstructionOpcode(t) : LLVMUnreachable;
 		LLVMValueRef v = NULL;
+		LLVMOpcode op;
 		int r;
 
+		if (!t)
+			continue;
+		op = LLVMGetInstructionOpcode(t);
 		/* `if (flag_of(f) == want) return true; return false;` */
 		if (op == LLVMBr && LLVMIsConditional(t))
 			v = LLVMGetCondition(t);
