@@ -383,9 +383,8 @@ int job_codegen(struct job *j)
 			      ACCELC_CODEGEN_INSTALL);
 		return job_codegen_here(j);
 	}
-	if (asprintf(&opts, "%s/" ACCELC_CODEGEN_OPTIONS, j->dir) < 0) {
+	if (asprintf(&opts, "%s/" ACCELC_CODEGEN_OPTIONS, j->dir) < 0)
 		return -ENOMEM;
-	}
 	r = accelc_write_file(opts, j->o.build_options ? j->o.build_options :
 			      "", strlen(j->o.build_options ?
 					 j->o.build_options : ""));
@@ -504,8 +503,9 @@ static bool cache_begin(struct job *j, const char *source, size_t len)
 		r = job_files(j, source, len);
 		if (r == 0)
 			r = accelc_cache_key(j->clang, j->codegen, &j->bo,
-					     &j->o, j->cpu, j->features, source, len, j->src,
-					     j->dir, key);
+					     &j->o, j->cpu, j->features,
+					     source, len, j->src, j->dir,
+					     key);
 	}
 	if (r) {
 		/* clang -E failed: the build reports why, uncached */
