@@ -29,18 +29,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench-cl.h"
 #include "bench-util.h"
 #include "fma-peak.h"
-
-#define CHECK(e)                                                             \
-	do {                                                                 \
-		cl_int e_ = (e);                                             \
-		if (e_ != CL_SUCCESS) {                                      \
-			fprintf(stderr, "%s:%d: OpenCL error %d\n", __FILE__, \
-				__LINE__, e_);                               \
-			exit(1);                                             \
-		}                                                            \
-	} while (0)
 
 #define BLAS(e)                                                              \
 	do {                                                                 \
@@ -58,12 +49,6 @@ struct ocl {
 	unsigned runs;
 	bool first_done;
 };
-
-static void result(const char *name, double value, const char *unit)
-{
-	printf("result %s %.4f %s\n", name, value, unit);
-	fflush(stdout);
-}
 
 static void *xmalloc(size_t n)
 {
@@ -172,7 +157,7 @@ static void bench_gemm(struct ocl *o, size_t n, bool dbl)
 		t = (double)(bench_now_ns() - t0);
 		if (!o->first_done) {
 			/* CLBlast compiled its kernels in this call */
-			result("blas-first-sgemm", t / 1e6, "ms");
+			bench_result("blas-first-sgemm", t / 1e6, "ms");
 			o->first_done = true;
 		}
 		if (r > 0 && t < best)
@@ -195,7 +180,7 @@ static void bench_gemm(struct ocl *o, size_t n, bool dbl)
 	snprintf(name, sizeof(name), "%cgemm-%zu", dbl ? 'd' : 's', n);
 	if (count_bad(name, got, ref, bound, nn))
 		exit(1);
-	result(name, 2.0 * (double)n * (double)nn / best, "GFLOP/s");
+	bench_result(name, 2.0 * (double)n * (double)nn / best, "GFLOP/s");
 	clReleaseMemObject(ma);
 	clReleaseMemObject(mb);
 	clReleaseMemObject(mc);
@@ -250,7 +235,7 @@ static void bench_level2(struct ocl *o, size_t n, size_t m)
 	}
 	if (count_bad("sgemv", got, ref, bound, n))
 		exit(1);
-	result("sgemv-4096", (double)(n * n + 2 * n) * 4 / best, "GB/s");
+	bench_result("sgemv-4096", (double)(n * n + 2 * n) * 4 / best, "GB/s");
 
 	/* saxpy: each run adds 2x once more; the last y is checked */
 	CHECK(clEnqueueWriteBuffer(o->q, my, CL_TRUE, 0, m * 4, y0, 0, NULL,
@@ -280,7 +265,7 @@ static void bench_level2(struct ocl *o, size_t n, size_t m)
 	}
 	if (count_bad("saxpy", got, ref, bound, m))
 		exit(1);
-	result("saxpy-16m", 3.0 * (double)m * 4 / best, "GB/s");
+	bench_result("saxpy-16m", 3.0 * (double)m * 4 / best, "GB/s");
 	clReleaseMemObject(ma);
 	clReleaseMemObject(mx);
 	clReleaseMemObject(my);
@@ -312,7 +297,7 @@ static void bench_openblas(size_t n, unsigned runs)
 			best = t;
 	}
 	snprintf(name, sizeof(name), "openblas-sgemm-%zu", n);
-	result(name, 2.0 * (double)n * (double)(n * n) / best, "GFLOP/s");
+	bench_result(name, 2.0 * (double)n * (double)(n * n) / best, "GFLOP/s");
 	free(a), free(b), free(c);
 }
 
@@ -357,7 +342,7 @@ int main(int argc, char **argv)
 	clReleaseContext(o.c);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		bench_openblas(sizes[i], o.runs);
-	result("fma-peak", bench_fma_peak_gflops(&isa), "GFLOP/s");
+	bench_result("fma-peak", bench_fma_peak_gflops(&isa), "GFLOP/s");
 	printf("fma-peak measured with %s\n", isa);
 	bench_print_machine("end");
 	return 0;

@@ -26,17 +26,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench-cl.h"
 #include "bench-util.h"
-
-#define CHECK(e)                                                             \
-	do {                                                                 \
-		cl_int e_ = (e);                                             \
-		if (e_ != CL_SUCCESS) {                                      \
-			fprintf(stderr, "%s:%d: OpenCL error %d\n", __FILE__, \
-				__LINE__, e_);                               \
-			exit(1);                                             \
-		}                                                            \
-	} while (0)
 
 static const char source[] =
 	"kernel void empty(void) { }\n"
@@ -55,11 +46,6 @@ struct ocl {
 	cl_program prog;
 	cl_kernel empty, vadd;
 };
-
-static void result(const char *name, double value, const char *unit)
-{
-	printf("result %s %.4f %s\n", name, value, unit);
-}
 
 static double median(uint64_t *v, unsigned n)
 {
@@ -124,7 +110,7 @@ static void bench_empty(struct ocl *o, unsigned n)
 		CHECK(clFinish(o->q));
 		t[i] = bench_now_ns() - t0;
 	}
-	result("empty-latency", median(t, n) / 1e3, "us");
+	bench_result("empty-latency", median(t, n) / 1e3, "us");
 
 	/* Back to back: the best of 5 rounds of n launches. */
 	for (unsigned r = 0; r < 5; r++) {
@@ -136,7 +122,7 @@ static void bench_empty(struct ocl *o, unsigned n)
 		t[r] = bench_now_ns() - t0;
 	}
 	qsort(t, 5, sizeof(*t), bench_cmp_u64);
-	result("empty-back-to-back", (double)t[0] / n / 1e3, "us");
+	bench_result("empty-back-to-back", (double)t[0] / n / 1e3, "us");
 	free(t);
 }
 
@@ -191,7 +177,7 @@ static void bench_vadd(struct ocl *o, size_t n, unsigned runs)
 		fprintf(stderr, "vadd: %zu wrong results\n", bad);
 		exit(1);
 	}
-	result("vadd", 3.0 * (double)bytes / (double)best, "GB/s");
+	bench_result("vadd", 3.0 * (double)bytes / (double)best, "GB/s");
 	for (i = 0; i < 3; i++)
 		clReleaseMemObject(m[i]);
 	free(a);
@@ -245,8 +231,8 @@ static void bench_triad(size_t n, unsigned runs)
 		fprintf(stderr, "triad: wrong result\n");
 		exit(1);
 	}
-	result("triad", 3.0 * (double)(n * sizeof(float)) / (double)best,
-	       "GB/s");
+	bench_result("triad", 3.0 * (double)(n * sizeof(float)) / (double)best,
+		     "GB/s");
 	free(a);
 	free(b);
 	free(c);
@@ -277,14 +263,14 @@ static void bench_map(struct ocl *o, unsigned n)
 		if (i)
 			t[i - 1] = bench_now_ns() - t0;
 	}
-	result("map-64m", median(t, n) / 1e3, "us");
+	bench_result("map-64m", median(t, n) / 1e3, "us");
 	memset(src, 1, bytes);
 	for (unsigned i = 0; i < n; i++) {
 		t0 = bench_now_ns();
 		memcpy(copy, src, bytes);
 		t[i] = bench_now_ns() - t0;
 	}
-	result("memcpy-64m", median(t, n) / 1e3, "us");
+	bench_result("memcpy-64m", median(t, n) / 1e3, "us");
 	clReleaseMemObject(m);
 	free(t);
 	free(copy);
@@ -319,7 +305,7 @@ int main(int argc, char **argv)
 						    "unset");
 		return 77;
 	}
-	result("first-platform-ids", (bench_now_ns() - t0) / 1e6, "ms");
+	bench_result("first-platform-ids", (bench_now_ns() - t0) / 1e6, "ms");
 	if (np != 1)
 		printf("note: %u platforms visible, measuring the first\n",
 		       np);
