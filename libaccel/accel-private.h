@@ -350,6 +350,8 @@ struct accel_program {
 struct accel_kernel_arg {
 	bool set;
 	struct accel_buffer *buf; /* BUFFER: reference or NULL */
+	bool is_host_ptr;         /* BUFFER: host_ptr, not buf */
+	void *host_ptr;
 	uint64_t local_size;      /* LOCAL */
 	uint32_t value_offset;    /* VALUE: offset in kernel->values */
 };

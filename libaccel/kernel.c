@@ -245,6 +245,28 @@ ACCEL_EXPORT int accel_kernel_set_arg_buffer(struct accel_kernel *kernel,
 	accel_buffer_ref(buf);
 	accel_buffer_unref(arg->buf);
 	arg->buf = buf;
+	arg->is_host_ptr = false;
+	arg->host_ptr = NULL;
+	arg->set = true;
+	return 0;
+}
+
+ACCEL_EXPORT int accel_kernel_set_arg_host_ptr(struct accel_kernel *kernel,
+					       uint32_t index, void *ptr)
+{
+	struct accel_kernel_arg *arg;
+	int r;
+
+	r = arg_check(kernel, index, ACCEL_KERNEL_ARG_BUFFER);
+	if (r < 0)
+		return r;
+	if (!(kernel->prog->dev->u64[ACCEL_DEVICE_U64_CAPS] &
+	      ACCEL_DEVICE_CAP_HOST_SVM))
+		return -EOPNOTSUPP;
+	arg = &kernel->args[index];
+	arg->buf = accel_buffer_unref(arg->buf);
+	arg->is_host_ptr = true;
+	arg->host_ptr = ptr;
 	arg->set = true;
 	return 0;
 }

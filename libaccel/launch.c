@@ -348,6 +348,11 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 		case ACCEL_KERNEL_ARG_BUFFER:
 			/* the backend writes the address (launch_prepare) */
 			memset(slot, 0, def->args[i].size);
+			/* a host address goes in as it is (HOST_SVM) */
+			if (arg->is_host_ptr)
+				memcpy(slot, &arg->host_ptr,
+				       MIN(sizeof(arg->host_ptr),
+					   (size_t)def->args[i].size));
 			if (arg->buf) {
 				l->buffer_arg_index[l->n_buffers] = i;
 				l->buffers[l->n_buffers++] =

@@ -42,6 +42,11 @@ enum accel_device_type {
 #define ACCEL_DEVICE_CAP_USER_PTR (1u << 9) /**< accel_buffer_new_user_ptr() */
 #define ACCEL_DEVICE_CAP_FP16 (1u << 10) /**< half precision in kernels */
 #define ACCEL_DEVICE_CAP_IL (1u << 11) /**< programs from SPIR-V (accel_program_new_il()) */
+/**
+ * Kernels read and write host memory at host addresses, coherently with the
+ * host, atomics included (shared virtual memory: accel_kernel_set_arg_host_ptr()).
+ */
+#define ACCEL_DEVICE_CAP_HOST_SVM (1u << 12)
 
 /** Integer properties, queried with accel_device_query_u64(). */
 enum accel_device_u64 {

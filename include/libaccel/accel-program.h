@@ -504,6 +504,21 @@ int accel_kernel_set_arg_buffer(struct accel_kernel *kernel, uint32_t index,
 				struct accel_buffer *buf);
 
 /**
+ * Set a buffer argument to a host address (shared virtual memory): the
+ * kernel sees @p ptr itself, which may point anywhere in memory the
+ * process owns (NULL included). The device must have
+ * ACCEL_DEVICE_CAP_HOST_SVM. Unlike a buffer, the memory is not held:
+ * the caller keeps it valid until the launches that use it completed.
+ * The argument replaces a buffer set before, and a buffer set later
+ * replaces it.
+ * @return 0, -EINVAL (NULL @p kernel), -ERANGE (index), -ENOTTY (argument
+ *         is not a buffer), -EOPNOTSUPP (the kernel's device has no
+ *         ACCEL_DEVICE_CAP_HOST_SVM)
+ */
+int accel_kernel_set_arg_host_ptr(struct accel_kernel *kernel, uint32_t index,
+				  void *ptr);
+
+/**
  * Set a by-value argument; the bytes are copied.
  * @return 0, -EINVAL (NULL @p kernel or @p value, @p size differs from
  *         the argument's), -ERANGE (index), -ENOTTY (not a by-value argument)

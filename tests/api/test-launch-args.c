@@ -256,6 +256,61 @@ static void test_sub_buffer_arg(void **state)
 	accel_buffer_unref(parent);
 }
 
+/*
+ * A host address as a buffer argument (ACCEL_DEVICE_CAP_HOST_SVM): the
+ * kernel works on the caller's memory at any offset, a clone keeps the
+ * address, and a buffer set afterwards replaces it.
+ */
+static void test_host_ptr_arg(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_kernel *k = test_kernel_new(env, "add_u32"), *c = NULL;
+	struct accel_buffer *a = test_buffer_new(env, 16);
+	struct accel_ndrange r = test_ndrange(1, 4, 0, 0, 0, 0, 0);
+	uint32_t v = 5, *mem = calloc(8, 4), back[4];
+	unsigned i;
+
+	assert_non_null(mem);
+	if (!(test_dev_u64(env->dev, ACCEL_DEVICE_U64_CAPS) &
+	      ACCEL_DEVICE_CAP_HOST_SVM)) {
+		assert_int_equal(accel_kernel_set_arg_host_ptr(k, 0, mem),
+				 -EOPNOTSUPP);
+		goto out;
+	}
+	assert_int_equal(accel_kernel_set_arg_host_ptr(NULL, 0, mem), -EINVAL);
+	assert_int_equal(accel_kernel_set_arg_host_ptr(k, 99, mem), -ERANGE);
+	assert_int_equal(accel_kernel_set_arg_host_ptr(k, 1, mem), -ENOTTY);
+
+	/* one element in: any address, not a buffer's base */
+	assert_int_equal(accel_kernel_set_arg_buffer(k, 0, a), 0);
+	assert_int_equal(accel_kernel_set_arg_host_ptr(k, 0, mem + 1), 0);
+	assert_int_equal(accel_kernel_set_arg_value(k, 1, 4, &v), 0);
+	test_launch_wait(env, k, &r);
+	for (i = 0; i < 8; i++)
+		assert_int_equal(mem[i], i >= 1 && i < 5 ? 5 : 0);
+
+	assert_int_equal(accel_kernel_clone(k, &c), 0);
+	test_launch_wait(env, c, &r);
+	for (i = 0; i < 8; i++)
+		assert_int_equal(mem[i], i >= 1 && i < 5 ? 10 : 0);
+
+	/* a buffer replaces the address; the buffer was not written */
+	test_read(env, a, 0, sizeof(back), back);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(back[i], 0);
+	assert_int_equal(accel_kernel_set_arg_buffer(k, 0, a), 0);
+	test_launch_wait(env, k, &r);
+	test_read(env, a, 0, sizeof(back), back);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(back[i], 5);
+	assert_int_equal(mem[1], 10);
+	accel_kernel_unref(c);
+out:
+	free(mem);
+	accel_kernel_unref(k);
+	accel_buffer_unref(a);
+}
+
 static void test_no_args(void **state)
 {
 	struct test_env *env = *state;
@@ -349,6 +404,7 @@ int main(void)
 		T(test_args_buffer_lifetime),
 		T(test_null_buffer_arg),
 		T(test_sub_buffer_arg),
+		T(test_host_ptr_arg),
 		T(test_no_args),
 		T(test_value_args),
 		T(test_local_layout),

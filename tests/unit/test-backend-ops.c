@@ -449,6 +449,8 @@ static void test_refused_launch(void **state)
 						  NULL, NULL, &prog), 0);
 	assert_int_equal(accel_kernel_new(prog, "k", &k), 0);
 	buf = buffer_of(f, v, 4);
+	/* the toy device reaches no host address: no host pointer argument */
+	assert_int_equal(accel_kernel_set_arg_host_ptr(k, 0, v), -EOPNOTSUPP);
 	assert_int_equal(accel_kernel_set_arg_buffer(k, 0, buf), 0);
 	/* launch_prepare's refusal reaches the caller, nothing runs */
 	assert_int_equal(accel_queue_launch(f->q, k, &r, 0, NULL, &fence),

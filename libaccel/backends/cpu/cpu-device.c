@@ -282,6 +282,7 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 				   ACCEL_DEVICE_CAP_FP16 |
 				   ACCEL_DEVICE_CAP_HOST_UNIFIED_MEMORY |
 				   ACCEL_DEVICE_CAP_USER_PTR |
+				   ACCEL_DEVICE_CAP_HOST_SVM |
 				   ACCEL_DEVICE_CAP_DMABUF_IMPORT |
 				   ACCEL_DEVICE_CAP_SYNC_FILE_IMPORT;
 	if (accel_udmabuf_available() || accel_dma_heap_available("system"))
