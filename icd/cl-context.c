@@ -168,6 +168,7 @@ void icd_context_free(cl_context ctx)
 			ctx, cb->user_data);
 		free(cb);
 	}
+	icd_svm_free_all(ctx);
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx->devices);
 	free(ctx->props);

@@ -544,8 +544,9 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 		 * specification's minimum, 64 KiB.
 		 */
 		return SIZE(d->compiler ? 64 * 1024 : 0);
-	case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
 	case CL_DEVICE_SVM_CAPABILITIES:
+		return ULONG(icd_device_svm_caps(d));
+	case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
 	case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
 		return ULONG(0);
 	case CL_DEVICE_HALF_FP_CONFIG:

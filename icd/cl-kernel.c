@@ -303,27 +303,75 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size,
 	return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k,
-					    cl_uint index _unused_,
-					    const void *value _unused_)
+/*
+ * The address itself is the argument on devices that reach host memory
+ * (cl-svm.c); a device of the program that does not gets a NULL buffer,
+ * which a kernel launched there would see.
+ */
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint index,
+					    const void *value)
 {
+	struct icd_arg *arg;
+	cl_uint i;
+
 	if (!icd_object_valid(k, ICD_MAGIC_KERNEL))
 		return CL_INVALID_KERNEL;
-	/* No device supports shared virtual memory. */
-	return CL_INVALID_OPERATION;
+	if (!icd_context_svm_caps(k->prog->ctx))
+		return CL_INVALID_OPERATION;
+	if (index >= k->n_args)
+		return CL_INVALID_ARG_INDEX;
+	arg = &k->args[index];
+	if (arg->desc.kind != ACCEL_KERNEL_ARG_BUFFER)
+		return CL_INVALID_ARG_VALUE;
+	for (i = 0; i < k->prog->n_devices; i++) {
+		int e;
+
+		if (!k->k[i])
+			continue;
+		if (icd_device_svm_caps(k->prog->devices[i]))
+			e = accel_kernel_set_arg_host_ptr(k->k[i], index,
+							  (void *)value);
+		else
+			e = accel_kernel_set_arg_buffer(k->k[i], index, NULL);
+		if (e < 0)
+			return set_arg_error(e, arg->desc.kind);
+	}
+	arg->set = true;
+	return CL_SUCCESS;
 }
 
+/*
+ * The SVM pointers a kernel reaches besides its arguments: on host-memory
+ * devices every address is reachable, so the lists need no action.
+ */
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k,
-				       cl_kernel_exec_info param,
-				       size_t size _unused_,
-				       const void *value _unused_)
+				       cl_kernel_exec_info param, size_t size,
+				       const void *value)
 {
+	cl_device_svm_capabilities caps;
+
 	if (!icd_object_valid(k, ICD_MAGIC_KERNEL))
 		return CL_INVALID_KERNEL;
-	if (param == CL_KERNEL_EXEC_INFO_SVM_PTRS ||
-	    param == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)
-		return CL_INVALID_OPERATION; /* no SVM */
-	return CL_INVALID_VALUE;
+	caps = icd_context_svm_caps(k->prog->ctx);
+	switch (param) {
+	case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+		if (!caps)
+			return CL_INVALID_OPERATION;
+		if ((size && !value) || size % sizeof(void *))
+			return CL_INVALID_VALUE;
+		return CL_SUCCESS;
+	case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+		if (!caps)
+			return CL_INVALID_OPERATION;
+		if (size != sizeof(cl_bool) || !value)
+			return CL_INVALID_VALUE;
+		if (*(const cl_bool *)value &&
+		    !(caps & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM))
+			return CL_INVALID_OPERATION;
+		return CL_SUCCESS;
+	default:
+		return CL_INVALID_VALUE;
+	}
 }
 
 /* ---- queries ------------------------------------------------------------- */

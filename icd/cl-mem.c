@@ -331,7 +331,11 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param,
 	case CL_MEM_OFFSET:
 		return icd_info_size(size, value, size_ret, m->offset);
 	case CL_MEM_USES_SVM_POINTER:
-		return icd_info_bool(size, value, size_ret, false);
+		/* made with CL_MEM_USE_HOST_PTR on an SVM allocation */
+		return icd_info_bool(size, value, size_ret,
+				     m->host_ptr &&
+					     icd_svm_contains(m->ctx,
+							      m->host_ptr));
 	case CL_MEM_PROPERTIES:
 		return icd_info(size, value, size_ret, m->props,
 				m->n_props * sizeof(*m->props));

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Entry points of features no libaccel device offers: images, samplers,
- * pipes, shared virtual memory, GL/EGL sharing, device fission. Each
- * validates what it can and returns the error the specification gives
- * when the feature is absent, so every dispatch slot is callable.
+ * pipes, GL/EGL sharing, device fission. Each validates what it can and
+ * returns the error the specification gives when the feature is absent,
+ * so every dispatch slot is callable.
  */
 #include "icd.h"
 
@@ -172,73 +172,6 @@ cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param,
 				 size_t size, void *value, size_t *size_ret)
 {
 	return CL_INVALID_MEM_OBJECT;
-}
-
-/* ---- shared virtual memory ----------------------------------------------- */
-
-void *CL_API_CALL clSVMAlloc(cl_context ctx, cl_svm_mem_flags flags,
-			     size_t size, cl_uint alignment)
-{
-	return NULL; /* CL_DEVICE_SVM_CAPABILITIES is 0 */
-}
-
-void CL_API_CALL clSVMFree(cl_context ctx, void *ptr)
-{
-}
-
-static cl_int svm_command(cl_command_queue q)
-{
-	return icd_object_valid(q, ICD_MAGIC_QUEUE) ? CL_INVALID_OPERATION :
-						      CL_INVALID_COMMAND_QUEUE;
-}
-
-cl_int CL_API_CALL clEnqueueSVMFree(
-	cl_command_queue q, cl_uint num, void *ptrs[],
-	void(CL_CALLBACK *fn)(cl_command_queue, cl_uint, void *[], void *),
-	void *user_data, cl_uint n, const cl_event *list, cl_event *event)
-{
-	return svm_command(q);
-}
-
-cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool blocking,
-				      void *dst, const void *src, size_t size,
-				      cl_uint n, const cl_event *list,
-				      cl_event *event)
-{
-	return svm_command(q);
-}
-
-cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *ptr,
-				       const void *pattern, size_t pattern_size,
-				       size_t size, cl_uint n,
-				       const cl_event *list, cl_event *event)
-{
-	return svm_command(q);
-}
-
-cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue q, cl_bool blocking,
-				   cl_map_flags flags, void *ptr, size_t size,
-				   cl_uint n, const cl_event *list,
-				   cl_event *event)
-{
-	return svm_command(q);
-}
-
-cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue q, void *ptr,
-				     cl_uint n, const cl_event *list,
-				     cl_event *event)
-{
-	return svm_command(q);
-}
-
-cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue q, cl_uint num,
-					  const void **ptrs,
-					  const size_t *sizes,
-					  cl_mem_migration_flags flags,
-					  cl_uint n, const cl_event *list,
-					  cl_event *event)
-{
-	return svm_command(q);
 }
 
 /* ---- GL and EGL sharing -------------------------------------------------- */

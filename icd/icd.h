@@ -141,6 +141,16 @@ struct _cl_context {
 	void *notify_data;
 	pthread_mutex_t lock;
 	struct icd_callback *destructors; /* newest first */
+	/* clSVMAlloc()'s allocations, sorted by address, under lock */
+	struct icd_svm *svm;
+	size_t n_svm, cap_svm;
+};
+
+/* One clSVMAlloc() allocation (cl-svm.c). */
+struct icd_svm {
+	void *ptr;
+	size_t size;
+	cl_svm_mem_flags flags;
 };
 
 struct _cl_command_queue {
@@ -317,6 +327,17 @@ cl_version icd_extension_version(const char *name);
 
 bool icd_context_has_device(cl_context ctx, cl_device_id dev);
 void icd_context_free(cl_context ctx);
+
+/* ---- cl-svm.c ---------------------------------------------------------- */
+
+/* CL_DEVICE_SVM_CAPABILITIES of @d. */
+cl_device_svm_capabilities icd_device_svm_caps(cl_device_id d);
+/* What the devices of @ctx offer between them. */
+cl_device_svm_capabilities icd_context_svm_caps(cl_context ctx);
+/* Whether @p lies in a live clSVMAlloc() allocation of @ctx. */
+bool icd_svm_contains(cl_context ctx, const void *p);
+/* Free what clSVMFree() was not called for (the context goes). */
+void icd_svm_free_all(cl_context ctx);
 
 /* ---- cl-queue.c --------------------------------------------------------- */
 

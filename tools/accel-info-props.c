@@ -114,9 +114,10 @@ const char *const cap_names[] = {
 	[9] = "user_ptr",
 	[10] = "fp16",
 	[11] = "il",
+	[12] = "host_svm",
 };
 
-_Static_assert(ACCEL_DEVICE_CAP_IL == 1u << 11,
+_Static_assert(ACCEL_DEVICE_CAP_HOST_SVM == 1u << 12,
 	       "cap_names[] follows the ACCEL_DEVICE_CAP_* bits");
 
 const char *info_type_name(uint64_t type)

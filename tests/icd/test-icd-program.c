@@ -470,11 +470,23 @@ static void test_kernel_args(void **state)
 			 CL_INVALID_ARG_SIZE);
 	assert_int_equal(clSetKernelArg((cl_kernel)m, 0, sizeof(m), &m),
 			 CL_INVALID_KERNEL);
-	assert_int_equal(clSetKernelArgSVMPointer(k, 0, NULL),
-			 CL_INVALID_OPERATION);
+	/* SVM pointers: buffer arguments only (the CPU device has SVM) */
+	CL_OK(clSetKernelArgSVMPointer(k, 0, NULL));
+	CL_OK(clSetKernelArgSVMPointer(k, 2, &pair));
+	assert_int_equal(clSetKernelArgSVMPointer(k, 1, &pair),
+			 CL_INVALID_ARG_VALUE);
+	assert_int_equal(clSetKernelArgSVMPointer(k, 3, &pair),
+			 CL_INVALID_ARG_VALUE);
+	assert_int_equal(clSetKernelArgSVMPointer(k, 4, &pair),
+			 CL_INVALID_ARG_INDEX);
+	assert_int_equal(clSetKernelArgSVMPointer((cl_kernel)m, 0, NULL),
+			 CL_INVALID_KERNEL);
+	CL_OK(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL));
 	assert_int_equal(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS,
-					     0, NULL),
-			 CL_INVALID_OPERATION);
+					     3, &pair),
+			 CL_INVALID_VALUE);
+	assert_int_equal(clSetKernelExecInfo(k, 0x7fff, 0, NULL),
+			 CL_INVALID_VALUE);
 	CL_OK(clReleaseMemObject(m));
 	CL_OK(clReleaseKernel(k));
 	CL_OK(clReleaseProgram(p));
