@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """A real OpenCL client against the libaccel ICD: pyopencl (Debian's
 python3-pyopencl) doing array arithmetic, reductions and a hand-written
-kernel, through the ICD loader. Exits 77 when pyopencl is missing.
+kernel, on buffers and on fine-grain SVM, through the ICD loader. Exits 77 when pyopencl is missing.
 
 pyopencl keeps built programs as binaries in its cache; the script points
 the cache at a fresh directory and builds twice, so the second build goes
@@ -68,10 +68,20 @@ def run(ctx):
     prg = cl.Program(ctx, SRC).build()
     prg.saxpy(q, (n,), None, np.float32(0.5), dx.data, dy.data)
     assert np.allclose(dy.get(), 0.5 * x + y)
+
+    # shared virtual memory: the same kernel on SVM arrays, read in place
+    if devices[0].svm_capabilities & cl.device_svm_capabilities.FINE_GRAIN_BUFFER:
+        sx = cl.fsvm_empty(ctx, n, np.float32, alignment=64)
+        sy = cl.fsvm_empty(ctx, n, np.float32, alignment=64)
+        sx[:] = x
+        sy[:] = y
+        prg.saxpy(q, (n,), None, np.float32(2.0), cl.SVM(sx), cl.SVM(sy))
+        q.finish()
+        assert np.allclose(sy, 2.0 * x + y)
     q.finish()
 
 
 # twice: the second time pyopencl builds from its cached binaries
 for _ in range(2):
     run(cl.Context(devices))
-print("OK: pyopencl array arithmetic, reductions and kernels")
+print("OK: pyopencl array arithmetic, reductions and kernels, SVM")
