@@ -115,6 +115,14 @@ static cl_mem buffer_new(cl_context ctx, const cl_mem_properties *props,
 		if (!host_ptr !=
 		    !(flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
 			ICD_RETURN_ERR(err, CL_INVALID_HOST_PTR, NULL);
+		/* a buffer on SVM memory stays inside its allocation */
+		if (flags & CL_MEM_USE_HOST_PTR) {
+			size_t room = icd_svm_room(ctx, host_ptr);
+
+			if (room && size > room)
+				ICD_RETURN_ERR(err, CL_INVALID_BUFFER_SIZE,
+					       NULL);
+		}
 	}
 
 	m = mem_alloc(ctx, flags, size);
@@ -334,8 +342,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param,
 		/* made with CL_MEM_USE_HOST_PTR on an SVM allocation */
 		return icd_info_bool(size, value, size_ret,
 				     m->host_ptr &&
-					     icd_svm_contains(m->ctx,
-							      m->host_ptr));
+					     icd_svm_room(m->ctx, m->host_ptr));
 	case CL_MEM_PROPERTIES:
 		return icd_info(size, value, size_ret, m->props,
 				m->n_props * sizeof(*m->props));

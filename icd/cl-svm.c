@@ -55,20 +55,21 @@ static size_t svm_upper(cl_context ctx, const void *p)
 	return lo;
 }
 
-bool icd_svm_contains(cl_context ctx, const void *p)
+size_t icd_svm_room(cl_context ctx, const void *p)
 {
-	bool found = false;
-	size_t i;
+	size_t room = 0, i;
 
 	pthread_mutex_lock(&ctx->lock);
 	i = svm_upper(ctx, p);
 	if (i > 0) {
 		const struct icd_svm *a = &ctx->svm[i - 1];
+		uintptr_t off = (uintptr_t)p - (uintptr_t)a->ptr;
 
-		found = (uintptr_t)p - (uintptr_t)a->ptr < a->size;
+		if (off < a->size)
+			room = a->size - off;
 	}
 	pthread_mutex_unlock(&ctx->lock);
-	return found;
+	return room;
 }
 
 void icd_svm_free_all(cl_context ctx)

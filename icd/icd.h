@@ -334,8 +334,11 @@ void icd_context_free(cl_context ctx);
 cl_device_svm_capabilities icd_device_svm_caps(cl_device_id d);
 /* What the devices of @ctx offer between them. */
 cl_device_svm_capabilities icd_context_svm_caps(cl_context ctx);
-/* Whether @p lies in a live clSVMAlloc() allocation of @ctx. */
-bool icd_svm_contains(cl_context ctx, const void *p);
+/*
+ * The bytes from @p to the end of the live clSVMAlloc() allocation of @ctx
+ * it lies in; 0 if it lies in none.
+ */
+size_t icd_svm_room(cl_context ctx, const void *p);
 /* Free what clSVMFree() was not called for (the context goes). */
 void icd_svm_free_all(cl_context ctx);
 

@@ -393,6 +393,10 @@ static void test_buffer_on_svm(void **state)
 				   host, 0, NULL, NULL));
 	assert_int_equal(s[1024], 0x33);
 	CL_OK(clReleaseMemObject(m));
+	/* not past the allocation's end */
+	assert_null(clCreateBuffer(env->ctx, CL_MEM_USE_HOST_PTR, 3073,
+				   s + 1024, &err));
+	assert_int_equal(err, CL_INVALID_BUFFER_SIZE);
 
 	m = clCreateBuffer(env->ctx, CL_MEM_USE_HOST_PTR, sizeof(host), host,
 			   &err);
