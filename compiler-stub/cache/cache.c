@@ -20,6 +20,16 @@
 #define TMP_PREFIX ".tmp-"
 /* a temporary file this old was left by a crashed writer */
 #define TMP_STALE_SEC 3600
+/*
+ * The entries' total size as the writers counted it (decimal text), so
+ * that a store need not list the directory: that costs a stat() per entry,
+ * half a second with 8000 entries, and a full cache would pay it at every
+ * store. Eviction frees down to 4/5 of the cap, so a full cache is listed
+ * once per fifth of the cap stored, not once per entry.
+ */
+#define SIZE_FILE "size"
+#define EVICT_KEEP_NUM 4u
+#define EVICT_KEEP_DEN 5u
 
 static void le64(uint8_t *p, uint64_t v)
 {
@@ -340,12 +350,15 @@ static bool is_entry_name(const char *n)
 	       !strcmp(n + 2 * ACCELC_SHA256_SIZE, ENTRY_SUFFIX);
 }
 
-/* Oldest entries out until the total fits the cap. */
-static void evict(struct accelc_cache *c)
+/*
+ * List the entries; if they are above the cap, the oldest go until 4/5 of
+ * it is left. Returns the total left, UINT64_MAX if the listing failed.
+ */
+static uint64_t evict(struct accelc_cache *c)
 {
 	struct victim *v = NULL;
 	size_t n = 0, cap = 0;
-	uint64_t total = 0;
+	uint64_t total = 0, keep;
 	struct dirent *de;
 	struct stat st;
 	int fd = dup(c->dirfd);
@@ -354,7 +367,7 @@ static void evict(struct accelc_cache *c)
 	if (!d) {
 		if (fd >= 0)
 			close(fd);
-		return;
+		return UINT64_MAX;
 	}
 	while ((de = readdir(d))) {
 		if (fstatat(c->dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) <
@@ -371,8 +384,10 @@ static void evict(struct accelc_cache *c)
 			struct victim *nv = realloc(v, (cap = cap ? 2 * cap :
 							      64) * sizeof(*v));
 
-			if (!nv)
+			if (!nv) {
+				total = UINT64_MAX;
 				break;
+			}
 			v = nv;
 		}
 		v[n].mtime = st.st_mtim;
@@ -381,13 +396,74 @@ static void evict(struct accelc_cache *c)
 		total += v[n++].size;
 	}
 	closedir(d);
-	if (total > c->max_size && v) {
+	keep = c->max_size / EVICT_KEEP_DEN * EVICT_KEEP_NUM;
+	if (total != UINT64_MAX && total > c->max_size && v) {
 		qsort(v, n, sizeof(*v), by_age);
-		for (size_t i = 0; i < n && total > c->max_size; i++)
+		for (size_t i = 0; i < n && total > keep; i++)
 			if (unlinkat(c->dirfd, v[i].name, 0) == 0)
 				total -= v[i].size;
 	}
 	free(v);
+	return total;
+}
+
+/* The counted total; UINT64_MAX if there is none we can trust. */
+static uint64_t read_total(int fd)
+{
+	char buf[32], *end;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	unsigned long long v;
+
+	if (n <= 0)
+		return UINT64_MAX;
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end != '\n')
+		return UINT64_MAX;
+	return v;
+}
+
+static void write_total(int fd, uint64_t total)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)total);
+
+	if (total != UINT64_MAX && pwrite(fd, buf, (size_t)n, 0) == n &&
+	    ftruncate(fd, n) == 0)
+		return;
+	/* unknown: the next store lists the entries */
+	if (ftruncate(fd, 0) < 0)
+		return;
+}
+
+/*
+ * Count @added bytes in (under the lock): list and evict only when the
+ * count says the cap is passed, or when there is no count yet.
+ */
+static void account(struct accelc_cache *c, uint64_t added)
+{
+	struct stat st;
+	uint64_t total;
+	int fd;
+
+	fd = openat(c->dirfd, SIZE_FILE, O_RDWR | O_CREAT | O_NOFOLLOW |
+		    O_NONBLOCK | O_CLOEXEC, 0600);
+	if (fd < 0 || fstat(fd, &st) < 0 || !private_to_us(&st, S_IFREG)) {
+		if (fd >= 0)
+			close(fd);
+		evict(c);
+		return;
+	}
+	total = read_total(fd);
+	if (total != UINT64_MAX && total <= UINT64_MAX - added)
+		total += added;
+	else
+		total = UINT64_MAX;
+	if (total > c->max_size)
+		total = evict(c);
+	write_total(fd, total);
+	close(fd);
 }
 
 static int write_all(int fd, const void *data, size_t len)
@@ -455,9 +531,10 @@ void accelc_cache_store(struct accelc_cache *c, const char *log,
 		unlinkat(c->dirfd, tmp, 0);
 		return;
 	}
-	/* one evicting process at a time; the others skip it */
-	if (flock(c->lockfd, LOCK_EX | LOCK_NB) == 0) {
-		evict(c);
-		flock(c->lockfd, LOCK_UN);
-	}
+	/* one counting (and evicting) process at a time */
+	while (flock(c->lockfd, LOCK_EX) < 0)
+		if (errno != EINTR)
+			return;
+	account(c, ENTRY_HEADER + ll + size);
+	flock(c->lockfd, LOCK_UN);
 }

@@ -682,8 +682,11 @@ static void test_eviction(void **state)
 	b.src = s[0];
 	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
 	assert_int_equal(count_entries(e, &one), 1);
-	/* room for two entries (they differ in a digit at most) */
-	b.max_size = 2 * one + one / 2;
+	/*
+	 * Room for two entries (they differ in a digit at most); eviction
+	 * leaves 4/5 of the cap, which is two entries still.
+	 */
+	b.max_size = 2 * one + one * 9 / 10;
 	b.src = s[1];
 	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
 	assert_int_equal(count_entries(e, NULL), 2);
@@ -710,6 +713,76 @@ static void test_eviction(void **state)
 	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
 }
 
+/* The "size" file: what a store reads instead of listing the entries. */
+static uint64_t read_size_file(struct env *e)
+{
+	char p[512];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/size", e->dir);
+	f = fopen(p, "re");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%llu", &v), 1);
+	fclose(f);
+	return v;
+}
+
+static void write_size_file(struct env *e, const char *text)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/size", e->dir);
+	f = fopen(p, "we");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_size_count(void **state)
+{
+	struct env *e = *state;
+	struct build b = { 0 };
+	char s[6][128];
+	uint64_t one, total;
+
+	for (int i = 0; i < 6; i++)
+		snprintf(s[i], sizeof(s[i]),
+			 "kernel void k(global int *o) { o[0] = %d; }\n",
+			 2000 + i);
+	b.src = s[0];
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(count_entries(e, &one), 1);
+	assert_int_equal(read_size_file(e), one);
+	b.src = s[1];
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(count_entries(e, &total), 2);
+	assert_int_equal(read_size_file(e), total);
+
+	/* a count below the cap is believed: nothing is listed or evicted */
+	b.max_size = 2 * one + one * 9 / 10;
+	write_size_file(e, "0\n");
+	b.src = s[2];
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(count_entries(e, NULL), 3);
+
+	/* a count that cannot be read is rebuilt from the listing */
+	write_size_file(e, "garbage");
+	b.src = s[3];
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(count_entries(e, &total), 2);
+	assert_true(total <= b.max_size / 5 * 4);
+	assert_int_equal(read_size_file(e), total);
+
+	/* a count above the cap lists and evicts, down to 4/5 of it */
+	write_size_file(e, "18446744073709551000\n");
+	b.src = s[4];
+	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
+	assert_int_equal(count_entries(e, &total), 2);
+	assert_int_equal(read_size_file(e), total);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -732,6 +805,7 @@ int main(void)
 		T(test_dir_not_private),
 		T(test_two_processes),
 		T(test_eviction),
+		T(test_size_count),
 	};
 
 	/* the tests name their directories; the environment must not */
