@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -15,6 +16,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "accelc-private.h"
+#include "link-line.h"
 #include "o3-pipeline.h"
 
 #define TRIPLE "x86_64-unknown-linux-gnu"
@@ -403,12 +405,53 @@ int accelc_emit(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 	return 0;
 }
 
+/*
+ * The driver's link line recorded at build time (link-line.h), for the
+ * clang it was recorded with: its placeholders become @obj (and @obj2)
+ * and @so. False if there is none to use.
+ */
+static bool direct_link(struct argv *a, const char *clang, const char *obj,
+			const char *obj2, const char *so)
+{
+	bool in = false, out = false;
+
+	if (!accelc_ld_argv[0] || strcmp(clang, ACCELC_LD_CLANG) ||
+	    access(accelc_ld_argv[0], X_OK))
+		return false;
+	for (size_t i = 0; accelc_ld_argv[i]; i++) {
+		const char *s = accelc_ld_argv[i];
+
+		if (!strcmp(s, ACCELC_LD_OBJ)) {
+			argv_add(a, obj);
+			if (obj2)
+				argv_add(a, obj2);
+			in = true;
+		} else if (!strcmp(s, ACCELC_LD_SO)) {
+			argv_add(a, so);
+			out = true;
+		} else {
+			argv_add(a, s);
+		}
+	}
+	return in && out;
+}
+
 int accelc_link_so(const char *clang, const char *obj, const char *obj2,
 		   const char *so, uint32_t timeout_ms, struct strbuf *log)
 {
 	struct argv a = { 0 };
 	int r;
 
+	if (direct_link(&a, clang, obj, obj2, so) && !a.oom) {
+		r = accelc_spawn(a.v, log, timeout_ms);
+		argv_free(&a);
+		if (r <= 0)
+			return r;
+		/* the system changed since the build: ask the driver */
+		strbuf_printf(log, "note: ld.lld as recorded failed, linking "
+			      "through %s\n", clang);
+	}
+	argv_free(&a);
 	argv_add(&a, clang);
 	argv_add(&a, "-shared");
 	argv_add(&a, "-fuse-ld=lld");
