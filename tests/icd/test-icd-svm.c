@@ -4,11 +4,14 @@
  * errors, the SVM commands (copy, fill, map, unmap, migrate, free) in
  * queue order, kernels on SVM pointers (at an offset, through pointers
  * stored in SVM memory, on plain malloc() memory, with atomics), buffers
- * made on SVM memory, and what the context frees when it goes.
+ * made on SVM memory, what the context frees when it goes, and two
+ * kernels of an out-of-order queue running at once, seen through SVM.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "icd-test.h"
 
@@ -23,6 +26,22 @@ static const char *const src =
 	"kernel void count(volatile global atomic_int *c) {\n"
 	"  atomic_fetch_add_explicit(c, 1, memory_order_relaxed,\n"
 	"                            memory_scope_all_svm_devices);\n"
+	"}\n"
+	/* flags[0]: started, flags[1]: set by the other kernel */
+	"kernel void wait_flag(volatile global atomic_int *flags,\n"
+	"                      global int *seen) {\n"
+	"  atomic_store_explicit(&flags[0], 1, memory_order_release,\n"
+	"                        memory_scope_all_svm_devices);\n"
+	"  for (ulong n = 0; n < 4000000000ul; n++)\n"
+	"    if (atomic_load_explicit(&flags[1], memory_order_acquire,\n"
+	"                             memory_scope_all_svm_devices))\n"
+	"      break;\n"
+	"  *seen = atomic_load_explicit(&flags[1], memory_order_acquire,\n"
+	"                               memory_scope_all_svm_devices);\n"
+	"}\n"
+	"kernel void set_flag(volatile global atomic_int *flags) {\n"
+	"  atomic_store_explicit(&flags[1], 1, memory_order_release,\n"
+	"                        memory_scope_all_svm_devices);\n"
 	"}\n";
 
 static bool has_svm(struct icd_env *env, cl_device_svm_capabilities want)
@@ -425,6 +444,78 @@ static void test_context_frees(void **state)
 	CL_OK(clReleaseContext(ctx));
 }
 
+/*
+ * An out-of-order queue runs independent kernels at once: the first spins
+ * (bounded) until the second, released only once the first has started,
+ * sets a flag. Run one after the other, the first would give up unseen.
+ */
+static void test_out_of_order_concurrent(void **state)
+{
+	struct icd_env *env = *state;
+	cl_queue_properties props[] = {
+		CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0
+	};
+	cl_uint units = 0;
+	cl_int err = CL_SUCCESS;
+	cl_command_queue q;
+	cl_program p, p2;
+	cl_kernel wait_k, set_k;
+	cl_event gate, ev[2];
+	atomic_int *flags;
+	int *seen;
+	size_t one = 1;
+	time_t t0;
+
+	CL_OK(clGetDeviceInfo(env->device, CL_DEVICE_MAX_COMPUTE_UNITS,
+			      sizeof(units), &units, NULL));
+	if (units < 2 ||
+	    !has_svm(env, CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+				  CL_DEVICE_SVM_ATOMICS) ||
+	    !icd_test_have_compiler(env))
+		skip();
+	q = clCreateCommandQueueWithProperties(env->ctx, env->device, props,
+					       &err);
+	CL_OK(err);
+	wait_k = kernel(env, &p, "wait_flag");
+	set_k = kernel(env, &p2, "set_flag");
+	flags = clSVMAlloc(env->ctx,
+			   CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER |
+				   CL_MEM_SVM_ATOMICS,
+			   2 * sizeof(*flags), 0);
+	seen = clSVMAlloc(env->ctx, CL_MEM_READ_WRITE, sizeof(*seen), 0);
+	assert_non_null(flags);
+	assert_non_null(seen);
+	atomic_init(&flags[0], 0);
+	atomic_init(&flags[1], 0);
+	*seen = -1;
+	gate = clCreateUserEvent(env->ctx, &err);
+	CL_OK(err);
+	CL_OK(clSetKernelArgSVMPointer(wait_k, 0, flags));
+	CL_OK(clSetKernelArgSVMPointer(wait_k, 1, seen));
+	CL_OK(clSetKernelArgSVMPointer(set_k, 0, flags));
+	CL_OK(clEnqueueNDRangeKernel(q, wait_k, 1, NULL, &one, &one, 0, NULL,
+				     &ev[0]));
+	CL_OK(clEnqueueNDRangeKernel(q, set_k, 1, NULL, &one, &one, 1, &gate,
+				     &ev[1]));
+	CL_OK(clFlush(q));
+	for (t0 = time(NULL); !atomic_load(&flags[0]) && time(NULL) - t0 < 30;)
+		usleep(1000);
+	assert_int_equal(atomic_load(&flags[0]), 1);
+	CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+	CL_OK(clWaitForEvents(2, ev));
+	assert_int_equal(*seen, 1);
+	CL_OK(clReleaseEvent(ev[0]));
+	CL_OK(clReleaseEvent(ev[1]));
+	CL_OK(clReleaseEvent(gate));
+	clSVMFree(env->ctx, flags);
+	clSVMFree(env->ctx, seen);
+	CL_OK(clReleaseKernel(wait_k));
+	CL_OK(clReleaseKernel(set_k));
+	CL_OK(clReleaseProgram(p));
+	CL_OK(clReleaseProgram(p2));
+	CL_OK(clReleaseCommandQueue(q));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
 
 int main(void)
@@ -439,6 +530,7 @@ int main(void)
 		T(test_system_atomics),
 		T(test_buffer_on_svm),
 		T(test_context_frees),
+		T(test_out_of_order_concurrent),
 	};
 
 	return ICD_TEST_RUN("icd-svm", tests);
