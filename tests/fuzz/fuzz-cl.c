@@ -287,6 +287,8 @@ static void release_all(struct run *r)
 	}
 	for (i = 0; i < N_MEM; i++)
 		fcl_release_mem(r, &r->mem[i]);
+	for (i = 0; i < N_SVM; i++)
+		fcl_release_svm(r, &r->svm[i]);
 	for (i = 0; i < N_PROG; i++) {
 		if (r->prog[i].p && clReleaseProgram(r->prog[i].p))
 			abort();
@@ -308,7 +310,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fcl_g.ok)
 		abort();
 	while (fz_more(&r.in)) {
-		switch (fz_u8(&r.in) % 19) {
+		switch (fz_u8(&r.in) % 20) {
 		case 0: fcl_op_queue_new(&r); break;
 		case 1: fcl_op_buffer_new(&r); break;
 		case 2: fcl_op_sub_buffer(&r); break;
@@ -327,6 +329,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 15: fcl_op_marker(&r); break;
 		case 16: fcl_op_sync(&r); break;
 		case 17: fcl_op_event(&r); break;
+		case 19: fcl_op_svm(&r); break;
 		default:
 			switch (fz_u8(&r.in) % 3) {
 			case 0: fcl_op_info(&r); break;

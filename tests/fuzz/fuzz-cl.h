@@ -23,6 +23,7 @@
 #define N_EVENT 8
 #define N_MAP 8
 #define N_ARGS 8
+#define N_SVM 4
 
 /* buffers that really get allocated are at most this large */
 #define MEM_CAP 65536u
@@ -73,6 +74,12 @@ struct event_slot {
 	bool set;             /* user event: status set */
 };
 
+struct svm_slot {
+	void *ptr;            /* clSVMAlloc() of ctx */
+	int ctx;
+	size_t size;
+};
+
 struct prog_slot {
 	cl_program p;
 	bool source;          /* never built: that would compile */
@@ -88,6 +95,7 @@ struct run {
 	struct kern_slot kern[N_KERN];
 	struct event_slot ev[N_EVENT];
 	struct map_slot map[N_MAP];
+	struct svm_slot svm[N_SVM];
 };
 
 /* ---- operands and events (fuzz-cl.c) ----------------------------------- */
@@ -101,6 +109,7 @@ void fcl_drop_event(struct event_slot *s);
 void fcl_take_event(struct run *r, cl_event *out, cl_int err, cl_event e);
 void fcl_settle(struct run *r);
 void fcl_release_mem(struct run *r, struct mem_slot *s);
+void fcl_release_svm(struct run *r, struct svm_slot *s);
 
 /* ---- operations -------------------------------------------------------- */
 
@@ -113,6 +122,9 @@ void fcl_op_copy(struct run *r);
 void fcl_op_fill(struct run *r);
 void fcl_op_map(struct run *r);
 void fcl_op_unmap(struct run *r);
+
+/* shared virtual memory (fuzz-cl-svm.c) */
+void fcl_op_svm(struct run *r);
 
 /* programs, kernels and launches (fuzz-cl-kernel.c) */
 void fcl_op_program_new(struct run *r);
