@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "pipeline.h"
 
@@ -233,7 +234,20 @@ int accelc_run_passes_of(struct accelc_pass_ctx *c,
 			strbuf_printf(c->st.log, "pass: %s%s\n", p->name,
 				      run ? "" : " (skipped)");
 		if (run) {
+			struct timespec t0, t1;
+
+			clock_gettime(CLOCK_MONOTONIC, &t0);
 			r = p->run(c);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			if (trace)
+				strbuf_printf(c->st.log,
+					      "pass time: %s %.3f ms\n",
+					      p->name,
+					      (double)(t1.tv_sec - t0.tv_sec) *
+							      1e3 +
+						      (double)(t1.tv_nsec -
+							       t0.tv_nsec) /
+							      1e6);
 			if (r)
 				return r;
 		}
