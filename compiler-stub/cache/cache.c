@@ -23,8 +23,7 @@
 /*
  * The entries' total size as the writers counted it (decimal text), so
  * that a store need not list the directory: that costs a stat() per entry,
- * half a second with 8000 entries, and a full cache would pay it at every
- * store. Eviction frees down to 4/5 of the cap, so a full cache is listed
+ * 100 ms with 8600 entries, and a full cache would pay it at every store. Eviction frees down to 4/5 of the cap, so a full cache is listed
  * once per fifth of the cap stored, not once per entry.
  */
 #define SIZE_FILE "size"
