@@ -199,7 +199,10 @@ static cl_int svm_begin(cl_command_queue q, cl_uint n, const cl_event *list,
 	return icd_wait_init(q, n, list, w);
 }
 
-/* Queue @fn as a host function after @w; hand out the event. */
+/*
+ * Queue @fn as a host function after @w; hand out the event. @data is the
+ * command's, NULL if its allocation failed.
+ */
 static cl_int svm_host_fn(cl_command_queue q, cl_command_type type,
 			  accel_host_fn fn, void *data, void (*free_fn)(void *),
 			  struct icd_wait *w, bool blocking, cl_event *event)
@@ -207,6 +210,10 @@ static cl_int svm_host_fn(cl_command_queue q, cl_command_type type,
 	struct accel_fence *fence = NULL;
 	int e;
 
+	if (!data) {
+		icd_wait_fini(w);
+		return CL_OUT_OF_HOST_MEMORY;
+	}
 	e = accel_queue_host_fn(q->q, fn, data, free_fn, w->n, w->fences,
 				&fence);
 	icd_wait_fini(w);
@@ -265,11 +272,8 @@ cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool blocking,
 	if (r != CL_SUCCESS)
 		return r;
 	c = malloc(sizeof(*c));
-	if (!c) {
-		icd_wait_fini(&w);
-		return CL_OUT_OF_HOST_MEMORY;
-	}
-	*c = (struct svm_copy){ dst, src, size };
+	if (c)
+		*c = (struct svm_copy){ dst, src, size };
 	return svm_host_fn(q, CL_COMMAND_SVM_MEMCPY, copy_run, c, free, &w,
 			   blocking, event);
 }
@@ -320,15 +324,13 @@ cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *ptr,
 	if (r != CL_SUCCESS)
 		return r;
 	f = malloc(sizeof(*f));
-	if (!f) {
-		icd_wait_fini(&w);
-		return CL_OUT_OF_HOST_MEMORY;
+	if (f) {
+		f->ptr = ptr;
+		f->size = size;
+		f->pattern_size = pattern_size;
+		/* the caller may reuse the pattern once this returns */
+		memcpy(f->pattern, pattern, pattern_size);
 	}
-	f->ptr = ptr;
-	f->size = size;
-	f->pattern_size = pattern_size;
-	/* the caller may reuse the pattern once this returns */
-	memcpy(f->pattern, pattern, pattern_size);
 	return svm_host_fn(q, CL_COMMAND_SVM_MEMFILL, fill_run, f, free, &w,
 			   false, event);
 }
@@ -446,17 +448,15 @@ cl_int CL_API_CALL clEnqueueSVMFree(
 		return r;
 	/* the list is copied: the caller's array may go once this returns */
 	f = malloc(sizeof(*f) + (size_t)num * sizeof(void *));
-	if (!f) {
-		icd_wait_fini(&w);
-		return CL_OUT_OF_HOST_MEMORY;
+	if (f) {
+		icd_hold(q);
+		f->q = q;
+		f->fn = fn;
+		f->user_data = user_data;
+		f->num = num;
+		if (num)
+			memcpy(f->ptrs, ptrs, (size_t)num * sizeof(void *));
 	}
-	icd_hold(q);
-	f->q = q;
-	f->fn = fn;
-	f->user_data = user_data;
-	f->num = num;
-	if (num)
-		memcpy(f->ptrs, ptrs, (size_t)num * sizeof(void *));
 	return svm_host_fn(q, CL_COMMAND_SVM_FREE, free_run, f, free_free, &w,
 			   false, event);
 }
