@@ -43,11 +43,33 @@ static inline bool accel_log_enabled(struct accel_context *ctx, int priority);
 #define log_info(ctx, ...) accel_log_cond(ctx, ACCEL_LOG_INFO, __VA_ARGS__)
 #define log_dbg(ctx, ...) accel_log_cond(ctx, ACCEL_LOG_DEBUG, __VA_ARGS__)
 
+/* Capability gaps a context explains once (accel_context.explained). */
+enum accel_gap {
+	ACCEL_GAP_DMABUF_EXPORT = 1u << 0,  /* no udmabuf, no dma-buf heap */
+	ACCEL_GAP_FENCE_EXPORT = 1u << 1,   /* no device makes kernel fences */
+	ACCEL_GAP_COMPILER = 1u << 2,       /* the compiler module is missing */
+};
+
+/*
+ * Say why @gap stands in the way, at the error priority (the default, so
+ * users see it without ACCEL_LOG), the first time it does in @ctx: a
+ * failed call then explains itself once, not on every retry.
+ */
+#define log_gap(ctx, gap, ...)                                                 \
+	do {                                                                   \
+		if (!(atomic_fetch_or_explicit(&(ctx)->explained,              \
+					       (unsigned)(gap),                \
+					       memory_order_relaxed) &         \
+		      (unsigned)(gap)))                                        \
+			log_err(ctx, __VA_ARGS__);                             \
+	} while (0)
+
 /* ---- context (context.c) ---- */
 
 struct accel_context {
 	atomic_int refcount;
 	atomic_int log_priority;
+	atomic_uint explained; /* enum accel_gap bits said already */
 
 	pthread_mutex_t lock; /* guards everything below */
 	accel_log_fn log_fn;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "backend.h"
 
@@ -33,6 +34,14 @@ static void log_stderr(struct accel_context *ctx _unused_, int priority,
 				   names[priority] :
 				   "log";
 
+	/* debug lines carry the time, to see where a slow call spends it */
+	if (priority >= ACCEL_LOG_DEBUG) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		fprintf(stderr, "[%lld.%06ld] ", (long long)ts.tv_sec,
+			ts.tv_nsec / 1000);
+	}
 	fprintf(stderr, "libaccel %s: %s: ", name, fn);
 	vfprintf(stderr, format, args);
 }

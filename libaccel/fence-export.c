@@ -63,8 +63,11 @@ ACCEL_EXPORT int accel_fence_export_sync_file(struct accel_fence *fence,
 	accel_context_get_devices(fence->ctx, NULL, 0);
 	dev = find_exporter(fence->ctx);
 	if (!dev) {
-		log_dbg(fence->ctx,
-			"no device of this context makes kernel fences\n");
+		log_gap(fence->ctx, ACCEL_GAP_FENCE_EXPORT,
+			"fences cannot be exported as sync_files: no device "
+			"of this context makes kernel fences (a DRM render "
+			"node with syncobjs or an accel node does: "
+			"accel-info lists them)\n");
 		return -EOPNOTSUPP;
 	}
 	/* The context (and so @dev) lives as long as @fence. */

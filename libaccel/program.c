@@ -298,11 +298,22 @@ accel_program_new_native(struct accel_device *dev,
 	return r;
 }
 
-/* Whether @dev builds programs: the capability and the op. */
+/*
+ * Whether @dev builds programs: the capability and the op. A device that
+ * has the op but not its compiler says why, once.
+ */
 static bool can_build(struct accel_device *dev, bool op)
 {
-	return (dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER) &&
-	       op;
+	const char *why = dev->strings[ACCEL_DEVICE_STRING_COMPILER];
+
+	if (dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_COMPILER)
+		return op;
+	if (op && why && *why)
+		log_gap(dev->ctx, ACCEL_GAP_COMPILER,
+			"%s builds no OpenCL C: its compiler module %s "
+			"(ACCEL_COMPILER names another)\n",
+			dev->strings[ACCEL_DEVICE_STRING_NAME], why);
+	return false;
 }
 
 ACCEL_EXPORT int accel_program_new_source(struct accel_device *dev,

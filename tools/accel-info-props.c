@@ -98,6 +98,7 @@ const struct string_prop string_props[] = {
 	{ ACCEL_DEVICE_STRING_DEVNODE, "devnode", "Device node" },
 	{ ACCEL_DEVICE_STRING_SYSPATH, "syspath", "Sysfs path" },
 	{ ACCEL_DEVICE_STRING_CODE_TARGET, "code_target", "Code target" },
+	{ ACCEL_DEVICE_STRING_COMPILER, "compiler", "Compiler" },
 };
 
 /* Capability names; stable, they are part of the JSON schema. */

@@ -125,6 +125,13 @@ enum accel_device_string {
 	 * the device compiles nothing
 	 */
 	ACCEL_DEVICE_STRING_CODE_TARGET,
+	/**
+	 * the OpenCL C compiler: on the CPU device the path of the compiler
+	 * module it loads, or, without ACCEL_DEVICE_CAP_COMPILER, why there
+	 * is none ("<path tried>: <reason>"); "" where the device compiles
+	 * nothing by design
+	 */
+	ACCEL_DEVICE_STRING_COMPILER,
 	ACCEL_DEVICE_STRING_COUNT        /**< number of properties, not one */
 };
 

@@ -21,6 +21,7 @@
 
 #include <libaccel/accel-version.h>
 #include <libaccel/accel-context.h>
+#include <libaccel/accel-error.h>
 #include <libaccel/accel-device.h>
 #include <libaccel/accel-discovery.h>
 #include <libaccel/accel-buffer.h>

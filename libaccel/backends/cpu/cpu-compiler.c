@@ -105,12 +105,30 @@ bool cpu_il_available(void)
 	return false;
 }
 
-bool cpu_compiler_available(void)
+bool cpu_compiler_locate(char *buf, size_t size)
 {
 	char path[PATH_MAX];
+	int r = compiler_path(path, sizeof(path));
 
-	return compiler_path(path, sizeof(path)) == 0 &&
-	       access(path, R_OK) == 0;
+	if (r < 0) {
+		snprintf(buf, size, "%s: %s",
+			 r == -ENAMETOOLONG ? "its path" : "libaccel's path",
+			 strerror(-r));
+		return false;
+	}
+	if (access(path, R_OK) < 0) {
+		snprintf(buf, size, "%s: %s", path, strerror(errno));
+		return false;
+	}
+	snprintf(buf, size, "%s", path);
+	return true;
+}
+
+bool cpu_compiler_available(void)
+{
+	char buf[PATH_MAX + 64];
+
+	return cpu_compiler_locate(buf, sizeof(buf));
 }
 
 static void compiler_unload(struct cpu_compiler *c)

@@ -408,7 +408,7 @@ static int built_in_names(struct accel_device *dev, char **ret)
 static int set_strings(struct accel_device *dev, const struct cpuinfo *info)
 {
 	_cleanup_free_ char *kernels = NULL;
-	char target[64];
+	char target[64], compiler[PATH_MAX + 64];
 	const struct {
 		enum accel_device_string prop;
 		const char *value;
@@ -422,11 +422,13 @@ static int set_strings(struct accel_device *dev, const struct cpuinfo *info)
 		{ ACCEL_DEVICE_STRING_DEVNODE, "" },
 		{ ACCEL_DEVICE_STRING_SYSPATH, "" },
 		{ ACCEL_DEVICE_STRING_CODE_TARGET, target },
+		{ ACCEL_DEVICE_STRING_COMPILER, compiler },
 	};
 	size_t i;
 	int r;
 
 	cpu_code_target(target, sizeof(target));
+	cpu_compiler_locate(compiler, sizeof(compiler));
 
 	for (i = 0; i < ARRAY_SIZE(strings); i++) {
 		r = accel_device_set_string(dev, strings[i].prop,

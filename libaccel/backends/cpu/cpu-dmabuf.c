@@ -4,7 +4,9 @@
  * of memfd-backed buffers through udmabuf (the same pages, no copy), and
  * import of any dma-buf by mapping it.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -78,8 +80,15 @@ int cpu_buffer_export_dmabuf(struct accel_buffer *buf, uint64_t offset,
 		size = len - offset;
 	if (offset % page || size % page)
 		return -EINVAL;
-	return accel_udmabuf_create(accel_context_env(buf->dev->ctx), buf->memfd,
-				    offset, size, ret_fd);
+	r = accel_udmabuf_create(accel_context_env(buf->dev->ctx), buf->memfd,
+				 offset, size, ret_fd);
+	if (r == -EOPNOTSUPP || r == -EACCES || r == -EPERM)
+		log_gap(buf->dev->ctx, ACCEL_GAP_DMABUF_EXPORT,
+			"buffers of the CPU device cannot be shared as "
+			"dma-bufs: /dev/udmabuf: %s (modprobe udmabuf, and "
+			"give this user read-write access to it)\n",
+			r == -EOPNOTSUPP ? "missing" : strerror(-r));
+	return r;
 }
 
 int cpu_buffer_import_dmabuf(struct accel_buffer *buf)

@@ -48,6 +48,11 @@ struct cpu_launch {
 struct cpu_compiler;
 /* The module is installed: the device offers ACCEL_DEVICE_CAP_COMPILER. */
 bool cpu_compiler_available(void);
+/*
+ * The same, with the module's path in @buf, or why there is none
+ * ("<path>: <reason>"): ACCEL_DEVICE_STRING_COMPILER.
+ */
+bool cpu_compiler_locate(char *buf, size_t size);
 /* Whether the SPIR-V translator is there (ACCEL_DEVICE_CAP_IL). */
 bool cpu_il_available(void);
 void cpu_compiler_destroy(struct cpu_compiler *c);
