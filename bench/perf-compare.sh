@@ -163,6 +163,6 @@ for name, label, unit, lower, check, target in targets:
 print()
 print("ratio: libaccel / PoCL of the medians (times: below 1 is faster; "
       "GB/s and GF/s: above 1 is faster)")
-print(f"targets missed (held in fewer than 3 of 5): {failed}")
+print(f"targets missed (held in fewer than 3 of 5 repetitions): {failed}")
 EOF
 echo "perf-compare: load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
