@@ -436,6 +436,96 @@ static bool direct_link(struct argv *a, const char *clang, const char *obj,
 	return in && out;
 }
 
+/*
+ * The caller of an undefined symbol in ld.lld's ">>> ...:(CALLER)" line,
+ * as the program names it: a kernel's work-group functions (K__wg,
+ * K__wg_id32, ...) are kernel K.
+ */
+static void say_caller(const char *line, const char *end, struct strbuf *log)
+{
+	const char *open = memrchr(line, '(', (size_t)(end - line));
+	const char *close = open ? memchr(open, ')', (size_t)(end - open)) :
+				   NULL, *wg;
+
+	if (!open || !close)
+		return;
+	open++;
+	wg = memmem(open, (size_t)(close - open), "__wg", 4);
+	if (wg)
+		strbuf_printf(log, " (called in kernel '%.*s')",
+			      (int)(wg - open), open);
+	else
+		strbuf_printf(log, " (called in '%.*s')",
+			      (int)(close - open), open);
+}
+
+/*
+ * A link that failed on undefined symbols only is the program's fault:
+ * a function declared and called but defined nowhere. Say so in the
+ * program's terms, without the linker's temporary paths. False (nothing
+ * said) for any other failure.
+ */
+static bool explain_undefined(const struct strbuf *out, struct strbuf *log)
+{
+	static const char undef[] = "error: undefined symbol: ";
+	const char *p = out->buf, *end = out->buf + out->len;
+	struct strbuf msg = { 0 };
+	bool any = false, caller = false;
+
+	while (p && p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *u;
+
+		if (!eol)
+			eol = end;
+		u = memmem(p, (size_t)(eol - p), undef, sizeof(undef) - 1);
+		if (u) {
+			if (any)
+				strbuf_printf(&msg, "\n");
+			u += sizeof(undef) - 1;
+			strbuf_printf(&msg, "error: '%.*s' is called but not "
+				      "defined in the program",
+				      (int)(eol - u), u);
+			any = true;
+			caller = false;
+		} else if (!strncmp(p, ">>> ", 4)) {
+			/* the first reference names the caller */
+			if (any && !caller &&
+			    memchr(p, '(', (size_t)(eol - p))) {
+				say_caller(p, eol, &msg);
+				caller = true;
+			}
+		} else if (eol > p && strncmp(p, "ld.lld: error: too many", 23)) {
+			strbuf_free(&msg);
+			return false;
+		}
+		p = eol + 1;
+	}
+	if (any && msg.buf)
+		strbuf_printf(log, "%s\n", msg.buf);
+	strbuf_free(&msg);
+	return any;
+}
+
+/*
+ * Run a link: 0, a negative errno (-ENOEXEC: the program calls what it
+ * does not define, said in @log), or > 0 when the linker failed (its
+ * output in @log).
+ */
+static int run_linker(char *const argv[], uint32_t timeout_ms,
+		      struct strbuf *log)
+{
+	struct strbuf out = { 0 };
+	int r = accelc_spawn(argv, &out, timeout_ms);
+
+	if (r > 0 && explain_undefined(&out, log))
+		r = -ENOEXEC;
+	else if (out.len)
+		strbuf_append(log, out.buf, out.len);
+	strbuf_free(&out);
+	return r;
+}
+
 int accelc_link_so(const char *clang, const char *obj, const char *obj2,
 		   const char *so, uint32_t timeout_ms, struct strbuf *log)
 {
@@ -443,7 +533,7 @@ int accelc_link_so(const char *clang, const char *obj, const char *obj2,
 	int r;
 
 	if (direct_link(&a, clang, obj, obj2, so) && !a.oom) {
-		r = accelc_spawn(a.v, log, timeout_ms);
+		r = run_linker(a.v, timeout_ms, log);
 		argv_free(&a);
 		if (r <= 0)
 			return r;
@@ -470,7 +560,7 @@ int accelc_link_so(const char *clang, const char *obj, const char *obj2,
 		argv_free(&a);
 		return -ENOMEM;
 	}
-	r = accelc_spawn(a.v, log, timeout_ms);
+	r = run_linker(a.v, timeout_ms, log);
 	argv_free(&a);
 	if (r > 0) {
 		strbuf_printf(log, "error: linking the shared object failed\n");

@@ -182,6 +182,24 @@ static void test_build_errors(void **state)
 	assert_non_null(strstr(log, "error"));
 	free(log);
 
+	/*
+	 * A function declared, called, defined nowhere: -ENOEXEC and a log
+	 * in the program's terms (no linker paths or work-group names).
+	 */
+	log = NULL;
+	assert_int_equal(accel_program_new_source(env->dev,
+			 "float helper(float x);\n"
+			 "kernel void k(global float *a)\n"
+			 "{ a[get_global_id(0)] = helper(a[0]); }\n", 0,
+			 NULL, &log, &prog), -ENOEXEC);
+	assert_ptr_equal(prog, TEST_SENTINEL_PTR);
+	assert_non_null(log);
+	if (!strstr(log, "error: 'helper' is called but not defined in the "
+			 "program (called in kernel 'k')") ||
+	    strstr(log, "/tmp") || strstr(log, "__wg"))
+		fail_msg("build log: %s", log);
+	free(log);
+
 	/* An unknown option: -EINVAL and the log names it. */
 	log = NULL;
 	assert_int_equal(accel_program_new_source(env->dev, vadd_src, 0,
