@@ -4,7 +4,9 @@
  * through the public C API.
  *
  * For three commands - an empty kernel launch (one work-item), a marker
- * and a 4-byte write - it measures:
+ * and a 4-byte write - and for a command list of LIST_LEN empty launches
+ * submitted at once (accel_queue_submit_list(); its numbers are per
+ * launch), it measures:
  *   - latency: submit one command, wait on its fence; median and p90 (and
  *     min/p99) over many iterations after a warm-up;
  *   - throughput: submit N commands back to back without fences, then one
@@ -41,8 +43,11 @@ struct bench_ctx {
 	struct accel_queue *queue;
 	struct accel_kernel *empty;
 	struct accel_buffer *buf;
+	struct accel_cmdlist *list; /* LIST_LEN empty launches */
 	uint32_t word; /* source of the 4-byte write; lives past each submit */
 };
+
+#define LIST_LEN 1000
 
 typedef int (*submit_fn)(struct bench_ctx *b, struct accel_fence **ret_fence);
 
@@ -55,16 +60,21 @@ static void empty_wg(void **args, const struct accel_wg_ctx *ctx)
 	(void)ctx;
 }
 
+static const struct accel_ndrange one_item = {
+	.struct_size = sizeof(one_item),
+	.work_dim = 1,
+	.global_size = { 1, 1, 1 },
+};
+
 static int submit_launch(struct bench_ctx *b, struct accel_fence **ret_fence)
 {
-	static const struct accel_ndrange range = {
-		.struct_size = sizeof(range),
-		.work_dim = 1,
-		.global_size = { 1, 1, 1 },
-	};
-
-	return accel_queue_launch(b->queue, b->empty, &range, 0, NULL,
+	return accel_queue_launch(b->queue, b->empty, &one_item, 0, NULL,
 				  ret_fence);
+}
+
+static int submit_list(struct bench_ctx *b, struct accel_fence **ret_fence)
+{
+	return accel_queue_submit_list(b->queue, b->list, 0, NULL, ret_fence);
 }
 
 static int submit_marker(struct bench_ctx *b, struct accel_fence **ret_fence)
@@ -81,10 +91,12 @@ static int submit_write4(struct bench_ctx *b, struct accel_fence **ret_fence)
 static const struct command {
 	const char *name;
 	submit_fn submit;
+	unsigned per;  /* commands per submission */
 } commands[] = {
-	{ "empty kernel", submit_launch },
-	{ "marker", submit_marker },
-	{ "4-byte write", submit_write4 },
+	{ "empty kernel", submit_launch, 1 },
+	{ "marker", submit_marker, 1 },
+	{ "4-byte write", submit_write4, 1 },
+	{ "list of 1000", submit_list, LIST_LEN },
 };
 
 /* ---- measuring ----------------------------------------------------------- */
@@ -124,32 +136,40 @@ static int one_round_trip(struct bench_ctx *b, submit_fn submit,
 }
 
 static int measure(struct bench_ctx *b, const struct bench_opts *o,
-		   submit_fn submit, uint64_t *samples, struct result *res)
+		   const struct command *cmd, uint64_t *samples,
+		   struct result *res)
 {
+	submit_fn submit = cmd->submit;
+	/* a list counts as many commands: as many fewer submissions */
+	unsigned iterations = o->iterations / cmd->per ?
+				      o->iterations / cmd->per : 1;
+	unsigned warmup = o->warmup / cmd->per;
+	unsigned batch = o->batch / cmd->per ? o->batch / cmd->per : 1;
+	double per = (double)cmd->per;
 	uint64_t best = UINT64_MAX;
 	unsigned i, round;
 	int r;
 
-	for (i = 0; i < o->warmup; i++) {
+	for (i = 0; i < warmup; i++) {
 		r = one_round_trip(b, submit, NULL);
 		if (r < 0)
 			return r;
 	}
-	for (i = 0; i < o->iterations; i++) {
+	for (i = 0; i < iterations; i++) {
 		r = one_round_trip(b, submit, &samples[i]);
 		if (r < 0)
 			return r;
 	}
-	qsort(samples, o->iterations, sizeof(*samples), bench_cmp_u64);
-	res->min_us = (double)samples[0] / 1000.0;
-	res->median_us = pct_us(samples, o->iterations, 50.0);
-	res->p90_us = pct_us(samples, o->iterations, 90.0);
-	res->p99_us = pct_us(samples, o->iterations, 99.0);
+	qsort(samples, iterations, sizeof(*samples), bench_cmp_u64);
+	res->min_us = (double)samples[0] / 1000.0 / per;
+	res->median_us = pct_us(samples, iterations, 50.0) / per;
+	res->p90_us = pct_us(samples, iterations, 90.0) / per;
+	res->p99_us = pct_us(samples, iterations, 99.0) / per;
 
 	for (round = 0; round < o->rounds; round++) {
 		uint64_t t0 = bench_now_ns(), dt;
 
-		for (i = 0; i < o->batch; i++) {
+		for (i = 0; i < batch; i++) {
 			r = submit(b, NULL);
 			if (r < 0) {
 				accel_queue_finish(b->queue);
@@ -163,7 +183,7 @@ static int measure(struct bench_ctx *b, const struct bench_opts *o,
 		if (dt < best)
 			best = dt;
 	}
-	res->per_cmd_us = (double)best / 1000.0 / (double)o->batch;
+	res->per_cmd_us = (double)best / 1000.0 / ((double)batch * per);
 	return 0;
 }
 
@@ -226,6 +246,25 @@ static int make_empty_kernel(struct accel_device *dev,
 	/* The kernel keeps its program alive. */
 	accel_program_unref(prog);
 	return r;
+}
+
+/* LIST_LEN launches of @empty, recorded once */
+static int make_list(struct accel_device *dev, struct accel_kernel *empty,
+		     struct accel_cmdlist **ret)
+{
+	struct accel_cmdlist *l = NULL;
+	int r = accel_cmdlist_new(dev, 0, &l);
+
+	for (unsigned i = 0; i < LIST_LEN && r == 0; i++)
+		r = accel_cmdlist_launch(l, empty, &one_item, 0, NULL, NULL);
+	if (r == 0)
+		r = accel_cmdlist_finalize(l);
+	if (r < 0) {
+		accel_cmdlist_unref(l);
+		return r;
+	}
+	*ret = l;
+	return 0;
 }
 
 static void usage(FILE *f)
@@ -311,11 +350,14 @@ int main(int argc, char **argv, char **envp)
 	r = accel_buffer_new(dev, 4096, 0, &b.buf);
 	if (r < 0)
 		goto fail;
+	r = make_list(dev, b.empty, &b.list);
+	if (r < 0)
+		goto fail;
 
 	printf("iterations %u, warm-up %u, back-to-back %u x best of %u\n\n",
 	       o.iterations, o.warmup, o.batch, o.rounds);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		r = measure(&b, &o, commands[i].submit, samples, &res[i]);
+		r = measure(&b, &o, &commands[i], samples, &res[i]);
 		if (r < 0) {
 			fprintf(stderr, "launch-latency: %s: %s\n",
 				commands[i].name, strerror(-r));
@@ -340,6 +382,7 @@ int main(int argc, char **argv, char **envp)
 fail:
 	fprintf(stderr, "launch-latency: setup failed: %s\n", strerror(-r));
 out:
+	accel_cmdlist_unref(b.list);
 	accel_buffer_unref(b.buf);
 	accel_kernel_unref(b.empty);
 	accel_queue_unref(b.queue);

@@ -28,5 +28,6 @@
 #include <libaccel/accel-fence.h>
 #include <libaccel/accel-program.h>
 #include <libaccel/accel-queue.h>
+#include <libaccel/accel-cmdlist.h>
 
 #endif /* LIBACCEL_H */

@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Command lists: commands checked when recorded, submitted as a batch.
+ *
+ * A recorded launch is a clone of the kernel (its arguments frozen) and
+ * the range; submission goes through the queue's own entry points, so a
+ * list's command is exactly the command a caller could have submitted,
+ * without the caller's per-command work (argument setting, checks of
+ * the OpenCL layer, event objects). On an in-order list submitted to an
+ * in-order queue the queue's order is the list's: no fence is kept per
+ * command.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "accel-private.h"
+
+enum entry_type { E_LAUNCH, E_COPY, E_FILL, E_BARRIER };
+
+struct entry {
+	enum entry_type type;
+	uint32_t n_deps;
+	uint32_t *deps;       /* earlier indices, for out-of-order lists */
+	union {
+		struct {
+			struct accel_kernel *kernel;  /* the frozen clone */
+			struct accel_ndrange range;
+		} launch;
+		struct {
+			struct accel_buffer *src, *dst;
+			uint64_t src_offset, dst_offset, size;
+		} copy;
+		struct {
+			struct accel_buffer *buf;
+			uint64_t offset, size;
+			uint32_t pattern_size;
+			uint8_t pattern[128];
+		} fill;
+	} u;
+};
+
+struct accel_cmdlist {
+	atomic_int refcount;
+	struct accel_device *dev;      /* reference */
+	uint32_t flags;
+	bool finalized;
+	/* out-of-order lists: the latest barrier, which later ones follow */
+	bool have_barrier;
+	uint32_t barrier;
+	uint32_t n, cap;
+	struct entry *e;
+};
+
+ACCEL_EXPORT int accel_cmdlist_new(struct accel_device *dev, uint32_t flags,
+				   struct accel_cmdlist **ret)
+{
+	struct accel_cmdlist *l;
+
+	if (!dev || !ret || (flags & ~ACCEL_CMDLIST_FLAGS_ALL))
+		return -EINVAL;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	atomic_init(&l->refcount, 1);
+	l->dev = accel_device_ref(dev);
+	l->flags = flags;
+	*ret = l;
+	return 0;
+}
+
+ACCEL_EXPORT struct accel_cmdlist *accel_cmdlist_ref(struct accel_cmdlist *l)
+{
+	if (l)
+		atomic_fetch_add_explicit(&l->refcount, 1, memory_order_relaxed);
+	return l;
+}
+
+static void entry_release(struct entry *e)
+{
+	switch (e->type) {
+	case E_LAUNCH:
+		accel_kernel_unref(e->u.launch.kernel);
+		break;
+	case E_COPY:
+		accel_buffer_unref(e->u.copy.src);
+		accel_buffer_unref(e->u.copy.dst);
+		break;
+	case E_FILL:
+		accel_buffer_unref(e->u.fill.buf);
+		break;
+	case E_BARRIER:
+		break;
+	}
+	free(e->deps);
+}
+
+ACCEL_EXPORT struct accel_cmdlist *accel_cmdlist_unref(struct accel_cmdlist *l)
+{
+	if (!l || atomic_fetch_sub_explicit(&l->refcount, 1,
+					    memory_order_acq_rel) != 1)
+		return NULL;
+	for (uint32_t i = 0; i < l->n; i++)
+		entry_release(&l->e[i]);
+	free(l->e);
+	accel_device_unref(l->dev);
+	free(l);
+	return NULL;
+}
+
+ACCEL_EXPORT uint32_t accel_cmdlist_get_count(struct accel_cmdlist *l)
+{
+	return l ? l->n : 0;
+}
+
+ACCEL_EXPORT uint32_t accel_cmdlist_get_flags(struct accel_cmdlist *l)
+{
+	return l ? l->flags : 0;
+}
+
+/*
+ * A new entry's slot with its dependencies checked and copied (an
+ * out-of-order list only: in order, the previous command is the one).
+ * The caller fills the rest and commits it with add_commit().
+ */
+static int add_begin(struct accel_cmdlist *l, uint32_t n_deps,
+		     const uint32_t *deps, struct entry **ret)
+{
+	bool ooo;
+	struct entry *e;
+
+	if (!l || (n_deps && !deps))
+		return -EINVAL;
+	if (l->finalized)
+		return -EBUSY;
+	for (uint32_t i = 0; i < n_deps; i++)
+		if (deps[i] >= l->n)
+			return -EINVAL;
+	if (l->n == UINT32_MAX)
+		return -EOVERFLOW;
+	if (l->n == l->cap) {
+		/* doubling stops at the index limit */
+		uint32_t cap = !l->cap ? 16 :
+			       l->cap > UINT32_MAX / 2 ? UINT32_MAX :
+							 l->cap * 2;
+		struct entry *p;
+
+		p = reallocarray(l->e, cap, sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		l->e = p;
+		l->cap = cap;
+	}
+	e = &l->e[l->n];
+	memset(e, 0, sizeof(*e));
+	ooo = l->flags & ACCEL_CMDLIST_OUT_OF_ORDER;
+	/* after the latest barrier as well, as its sync points say */
+	if (ooo && (n_deps || l->have_barrier)) {
+		e->deps = calloc((size_t)n_deps + 1, sizeof(*e->deps));
+		if (!e->deps)
+			return -ENOMEM;
+		if (n_deps)
+			memcpy(e->deps, deps, n_deps * sizeof(*deps));
+		e->n_deps = n_deps;
+		if (l->have_barrier)
+			e->deps[e->n_deps++] = l->barrier;
+	}
+	*ret = e;
+	return 0;
+}
+
+static void add_commit(struct accel_cmdlist *l, uint32_t *ret_point)
+{
+	if (ret_point)
+		*ret_point = l->n;
+	l->n++;
+}
+
+/* An entry that was begun but not committed. */
+static void add_abort(struct entry *e)
+{
+	free(e->deps);
+	e->deps = NULL;
+}
+
+ACCEL_EXPORT int accel_cmdlist_launch(struct accel_cmdlist *l,
+				      struct accel_kernel *kernel,
+				      const struct accel_ndrange *range,
+				      uint32_t n_deps, const uint32_t *deps,
+				      uint32_t *ret_point)
+{
+	struct accel_launch_check c = { .struct_size = sizeof(c) };
+	struct entry *e;
+	int r;
+
+	if (!kernel || !range || range->struct_size < offsetof(
+					struct accel_ndrange, flags))
+		return -EINVAL;
+	r = add_begin(l, n_deps, deps, &e);
+	if (r < 0)
+		return r;
+	if (kernel->prog->dev != l->dev) {
+		r = -EXDEV;
+		goto fail;
+	}
+	r = accel_kernel_check_launch(kernel, range, &c);
+	if (r == 0)
+		r = c.error;
+	if (r == 0)
+		r = accel_kernel_clone(kernel, &e->u.launch.kernel);
+	if (r < 0)
+		goto fail;
+	e->type = E_LAUNCH;
+	/* the caller's struct may be older (shorter) than ours */
+	memcpy(&e->u.launch.range, range,
+	       MIN((size_t)range->struct_size, sizeof(e->u.launch.range)));
+	e->u.launch.range.struct_size = sizeof(e->u.launch.range);
+	add_commit(l, ret_point);
+	return 0;
+fail:
+	add_abort(e);
+	return r;
+}
+
+/* A buffer range of the list's device, as the queue checks it. */
+static int check_range(struct accel_cmdlist *l, struct accel_buffer *buf,
+		       uint64_t offset, uint64_t size,
+		       struct accel_buffer **view)
+{
+	if (!buf || size == 0)
+		return -EINVAL;
+	if (buf->dev->ctx != l->dev->ctx)
+		return -EXDEV;
+	if (offset > buf->size || size > buf->size - offset)
+		return -ERANGE;
+	return accel_buffer_on_device(buf, l->dev, view);
+}
+
+ACCEL_EXPORT int accel_cmdlist_copy(struct accel_cmdlist *l,
+				    struct accel_buffer *src,
+				    uint64_t src_offset,
+				    struct accel_buffer *dst,
+				    uint64_t dst_offset, uint64_t size,
+				    uint32_t n_deps, const uint32_t *deps,
+				    uint32_t *ret_point)
+{
+	struct accel_buffer *s, *d;
+	struct entry *e;
+	int r;
+
+	if (!l)
+		return -EINVAL;
+	r = check_range(l, src, src_offset, size, &s);
+	if (r == 0)
+		r = check_range(l, dst, dst_offset, size, &d);
+	if (r < 0)
+		return r;
+	if (accel_buffer_root(d)->readonly_mapping)
+		return -EACCES;
+	if (accel_buffer_root(s) == accel_buffer_root(d)) {
+		uint64_t so = s->offset + src_offset, doff = d->offset + dst_offset;
+
+		if (so < doff + size && doff < so + size)
+			return -EINVAL;
+	}
+	r = add_begin(l, n_deps, deps, &e);
+	if (r < 0)
+		return r;
+	e->type = E_COPY;
+	/* the caller's buffers: the queue finds the views again */
+	e->u.copy.src = accel_buffer_ref(src);
+	e->u.copy.dst = accel_buffer_ref(dst);
+	e->u.copy.src_offset = src_offset;
+	e->u.copy.dst_offset = dst_offset;
+	e->u.copy.size = size;
+	add_commit(l, ret_point);
+	return 0;
+}
+
+ACCEL_EXPORT int accel_cmdlist_fill(struct accel_cmdlist *l,
+				    struct accel_buffer *buf, uint64_t offset,
+				    uint64_t size, const void *pattern,
+				    size_t pattern_size, uint32_t n_deps,
+				    const uint32_t *deps, uint32_t *ret_point)
+{
+	struct accel_buffer *view;
+	struct entry *e;
+	int r;
+
+	if (!l || !pattern || pattern_size == 0 || pattern_size > 128 ||
+	    (pattern_size & (pattern_size - 1)))
+		return -EINVAL;
+	r = check_range(l, buf, offset, size, &view);
+	if (r < 0)
+		return r;
+	if (offset % pattern_size || size % pattern_size)
+		return -EINVAL;
+	if (accel_buffer_root(view)->readonly_mapping)
+		return -EACCES;
+	r = add_begin(l, n_deps, deps, &e);
+	if (r < 0)
+		return r;
+	e->type = E_FILL;
+	e->u.fill.buf = accel_buffer_ref(buf);
+	e->u.fill.offset = offset;
+	e->u.fill.size = size;
+	e->u.fill.pattern_size = (uint32_t)pattern_size;
+	memcpy(e->u.fill.pattern, pattern, pattern_size);
+	add_commit(l, ret_point);
+	return 0;
+}
+
+ACCEL_EXPORT int accel_cmdlist_barrier(struct accel_cmdlist *l,
+				       uint32_t n_deps, const uint32_t *deps,
+				       uint32_t *ret_point)
+{
+	bool ooo = l && (l->flags & ACCEL_CMDLIST_OUT_OF_ORDER);
+	struct entry *e;
+	int r;
+
+	r = add_begin(l, n_deps, deps, &e);
+	if (r < 0)
+		return r;
+	/* no sync points: after everything before it */
+	if (ooo && n_deps == 0 && l->n) {
+		uint32_t *all = reallocarray(e->deps, l->n, sizeof(*all));
+
+		if (!all) {
+			add_abort(e);
+			return -ENOMEM;
+		}
+		for (uint32_t i = 0; i < l->n; i++)
+			all[i] = i;
+		e->deps = all;
+		e->n_deps = l->n;
+	}
+	e->type = E_BARRIER;
+	if (ooo) {
+		l->have_barrier = true;
+		l->barrier = l->n;
+	}
+	add_commit(l, ret_point);
+	return 0;
+}
+
+ACCEL_EXPORT int accel_cmdlist_finalize(struct accel_cmdlist *l)
+{
+	if (!l)
+		return -EINVAL;
+	if (l->finalized)
+		return -EBUSY;
+	l->finalized = true;
+	return 0;
+}
+
+/* Submit entry @e of a list after @n_wait fences. */
+static int submit_entry(struct accel_queue *q, const struct entry *e,
+			uint32_t n_wait, struct accel_fence *const *wait,
+			struct accel_fence **ret)
+{
+	switch (e->type) {
+	case E_LAUNCH:
+		return accel_queue_launch(q, e->u.launch.kernel,
+					  &e->u.launch.range, n_wait, wait, ret);
+	case E_COPY:
+		return accel_queue_copy(q, e->u.copy.src, e->u.copy.src_offset,
+					e->u.copy.dst, e->u.copy.dst_offset,
+					e->u.copy.size, n_wait, wait, ret);
+	case E_FILL:
+		return accel_queue_fill(q, e->u.fill.buf, e->u.fill.offset,
+					e->u.fill.size, e->u.fill.pattern,
+					e->u.fill.pattern_size, n_wait, wait,
+					ret);
+	case E_BARRIER:
+		break;
+	}
+	/* a barrier's commands are its wait list (a marker then waits for
+	 * that list only) */
+	return accel_queue_marker(q, n_wait, wait, ret);
+}
+
+/*
+ * In order on an in-order queue: the queue chains the commands; only the
+ * last one's fence is wanted. In-order barriers order nothing more. Each
+ * command waits for the wait list itself, so that none runs after one of
+ * it failed (an in-order predecessor's failure is not passed on).
+ */
+static int submit_chained(struct accel_queue *q, struct accel_cmdlist *l,
+			  uint32_t n_wait, struct accel_fence *const *wait,
+			  struct accel_fence **ret)
+{
+	int r;
+
+	for (uint32_t i = 0; i < l->n; i++) {
+		const struct entry *e = &l->e[i];
+		bool last = i + 1 == l->n;
+
+		if (e->type == E_BARRIER && !last)
+			continue;
+		r = submit_entry(q, e, n_wait, wait, last ? ret : NULL);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * The general case: each command waits for its dependencies' fences (in
+ * order: the previous command's), the roots for @wait; the list's fence
+ * is a marker after all of them.
+ */
+static int submit_graph(struct accel_queue *q, struct accel_cmdlist *l,
+			uint32_t n_wait, struct accel_fence *const *wait,
+			struct accel_fence **ret)
+{
+	bool ooo = l->flags & ACCEL_CMDLIST_OUT_OF_ORDER;
+	struct accel_fence **fences, **deps = NULL;
+	uint32_t max_deps = 1, i, k = 0;   /* in order: the previous one */
+	int r = 0;
+
+	fences = calloc(l->n, sizeof(*fences));
+	if (!fences)
+		return -ENOMEM;
+	for (i = 0; i < l->n; i++)
+		max_deps = MAX(max_deps, l->e[i].n_deps);
+	deps = calloc(max_deps, sizeof(*deps));
+	if (!deps) {
+		free(fences);
+		return -ENOMEM;
+	}
+	for (i = 0; i < l->n && r == 0; i++) {
+		const struct entry *e = &l->e[i];
+		struct accel_fence *const *w = deps;
+		uint32_t n = 0;
+
+		if (ooo) {
+			for (k = 0; k < e->n_deps; k++)
+				deps[n++] = fences[e->deps[k]];
+		} else if (i) {
+			deps[n++] = fences[i - 1];
+		}
+		if (n == 0) {
+			n = n_wait;
+			w = wait;
+		}
+		r = submit_entry(q, e, n, w, &fences[i]);
+	}
+	/* every command, whether or not it is a sink: the error is the first */
+	if (r == 0)
+		r = accel_queue_marker(q, l->n, fences, ret);
+	for (i = 0; i < l->n; i++)
+		accel_fence_unref(fences[i]);
+	free(deps);
+	free(fences);
+	return r;
+}
+
+ACCEL_EXPORT int accel_queue_submit_list(struct accel_queue *queue,
+					 struct accel_cmdlist *list,
+					 uint32_t n_wait,
+					 struct accel_fence *const *wait,
+					 struct accel_fence **ret_fence)
+{
+	int r;
+
+	r = accel_queue_check_wait(queue, n_wait, wait);
+	if (r < 0)
+		return r;
+	if (!list)
+		return -EINVAL;
+	if (!list->finalized)
+		return -EBUSY;
+	if (list->dev != queue->dev)
+		return -EXDEV;
+	/* nothing recorded: a marker, so the fence still means "done" */
+	if (list->n == 0)
+		return submit_entry(queue, &(struct entry){ .type = E_BARRIER },
+				    n_wait, wait, ret_fence);
+	if (!(list->flags & ACCEL_CMDLIST_OUT_OF_ORDER) &&
+	    !(accel_queue_get_flags(queue) & ACCEL_QUEUE_OUT_OF_ORDER))
+		return submit_chained(queue, list, n_wait, wait, ret_fence);
+	return submit_graph(queue, list, n_wait, wait, ret_fence);
+}
