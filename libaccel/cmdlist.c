@@ -153,7 +153,7 @@ static int add_begin(struct accel_cmdlist *l, uint32_t n_deps,
 	e = &l->e[l->n];
 	memset(e, 0, sizeof(*e));
 	ooo = l->flags & ACCEL_CMDLIST_OUT_OF_ORDER;
-	/* after the latest barrier as well, as its sync points say */
+	/* after the latest barrier too: it holds back all recorded after it */
 	if (ooo && (n_deps || l->have_barrier)) {
 		e->deps = calloc((size_t)n_deps + 1, sizeof(*e->deps));
 		if (!e->deps)
