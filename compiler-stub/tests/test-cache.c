@@ -3,8 +3,8 @@
  * The on-disk program cache: hits, misses on every part of the key (the
  * code generator's identity among them), bad
  * entries (corrupt, truncated, foreign) rebuilt and never loaded, a
- * directory that is not private, two processes building at once, and
- * eviction under the size cap. Each test has a directory of its own.
+ * directory that is not private, two processes building at once
+ * (eviction: test-cache-evict.c). Each test has a directory of its own.
  */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -24,117 +24,7 @@
 
 #include "accelc.h"
 #include "cache.h"
-
-struct env {
-	char dir[128];  /* the cache */
-	char inc[80];   /* include files */
-	char entry[256]; /* the last entry found by one_entry() */
-};
-
-static const char src[] =
-	"#include \"val.h\"\n"
-	"kernel void k(global int *o) { o[get_global_id(0)] = VAL + 1; }\n";
-
-static void rm_tree(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-
-	while (d && (e = readdir(d))) {
-		char p[512];
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", path, e->d_name);
-		if (e->d_type == DT_DIR)
-			rm_tree(p);
-		else
-			unlink(p);
-	}
-	if (d)
-		closedir(d);
-	rmdir(path);
-}
-
-static void write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
-static int setup(void **state)
-{
-	struct env *e = calloc(1, sizeof(*e));
-	char p[128];
-
-	if (!e)
-		return -1;
-	strcpy(e->inc, "/tmp/accelc-cache-test-XXXXXX");
-	if (!mkdtemp(e->inc))
-		return -1;
-	/* the cache directory itself is made by the compiler */
-	snprintf(e->dir, sizeof(e->dir), "%s/cache", e->inc);
-	snprintf(p, sizeof(p), "%s/val.h", e->inc);
-	write_text(p, "#define VAL 41\n");
-	*state = e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	rm_tree(e->inc);
-	free(e);
-	return 0;
-}
-
-struct build {
-	const char *src;
-	const char *defines; /* added to -I<inc> */
-	const char *cpu, *features;
-	uint64_t max_size;
-};
-
-/* Build; return the cache status, check the result is complete. */
-static uint32_t build_st(struct env *e, const struct build *b, char **log)
-{
-	struct accelc_options o = { .struct_size = sizeof(o) };
-	struct accelc_result *res = NULL;
-	const struct accelc_kernel_info *k;
-	char opts[256];
-	const void *data;
-	size_t size;
-	uint32_t st;
-	int r;
-
-	snprintf(opts, sizeof(opts), "-I%s %s", e->inc,
-		 b->defines ? b->defines : "");
-	o.build_options = opts;
-	o.cache_dir = e->dir;
-	o.cache_max_size = b->max_size;
-	o.cpu = b->cpu;
-	o.cpu_features = b->features;
-	r = accelc_compile(&o, b->src ? b->src : src,
-			   strlen(b->src ? b->src : src), &res);
-	if (r)
-		fprintf(stderr, "%s\n", accelc_result_get_log(res));
-	assert_int_equal(r, 0);
-	k = accelc_result_find_kernel(res, "k");
-	assert_non_null(k);
-	assert_int_equal(k->n_args, 1);
-	assert_string_equal(k->args[0].name, "o");
-	assert_int_equal(accelc_result_get_container(res, &data, &size), 0);
-	assert_non_null(accelc_result_get_path(res));
-	if (log)
-		*log = strdup(accelc_result_get_log(res));
-	st = accelc_result_get_cache_status(res);
-	accelc_result_free(res);
-	return st;
-}
+#include "cache-test.h"
 
 static uint32_t build_src(struct env *e, const char *s)
 {
@@ -165,32 +55,6 @@ static int run_k(struct env *e)
 	dlclose(dl);
 	accelc_result_free(res);
 	return r;
-}
-
-static int count_entries(struct env *e, uint64_t *bytes)
-{
-	DIR *d = opendir(e->dir);
-	struct dirent *de;
-	int n = 0;
-
-	if (bytes)
-		*bytes = 0;
-	while (d && (de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		struct stat st;
-		char p[512];
-
-		if (l < 4 || strcmp(de->d_name + l - 4, ".bin"))
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", e->dir, de->d_name);
-		if (stat(p, &st) == 0 && bytes)
-			*bytes += (uint64_t)st.st_size;
-		strcpy(e->entry, p);
-		n++;
-	}
-	if (d)
-		closedir(d);
-	return n;
 }
 
 /* The path of the only entry. */
@@ -668,121 +532,6 @@ static void test_two_processes(void **state)
 	assert_int_equal(count_entries(e, NULL), 1);
 }
 
-static void test_eviction(void **state)
-{
-	struct env *e = *state;
-	char s[3][128];
-	struct build b = { 0 };
-	uint64_t one, total;
-
-	for (int i = 0; i < 3; i++)
-		snprintf(s[i], sizeof(s[i]),
-			 "kernel void k(global int *o) { o[0] = %d; }\n",
-			 1000 + i);
-	b.src = s[0];
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
-	assert_int_equal(count_entries(e, &one), 1);
-	/*
-	 * Room for two entries (they differ in a digit at most); eviction
-	 * leaves 4/5 of the cap, which is two entries still.
-	 */
-	b.max_size = 2 * one + one * 9 / 10;
-	b.src = s[1];
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
-	assert_int_equal(count_entries(e, NULL), 2);
-	/* a hit makes s[0] the youngest ... */
-	usleep(20000);
-	b.src = s[0];
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
-	usleep(20000);
-	/* ... so s[1] goes when s[2] comes */
-	b.src = s[2];
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
-	assert_int_equal(count_entries(e, &total), 2);
-	assert_true(total <= b.max_size);
-	b.src = s[0];
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
-	b.src = s[2];
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_HIT);
-	b.src = s[1];
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
-	/* an entry above the cap is not stored at all */
-	b.max_size = one / 2;
-	b.src = "kernel void k(global int *o) { o[0] = 5; }\n";
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
-}
-
-/* The "size" file: what a store reads instead of listing the entries. */
-static uint64_t read_size_file(struct env *e)
-{
-	char p[512];
-	unsigned long long v = 0;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/size", e->dir);
-	f = fopen(p, "re");
-	assert_non_null(f);
-	assert_int_equal(fscanf(f, "%llu", &v), 1);
-	fclose(f);
-	return v;
-}
-
-static void write_size_file(struct env *e, const char *text)
-{
-	char p[512];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/size", e->dir);
-	f = fopen(p, "we");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void test_size_count(void **state)
-{
-	struct env *e = *state;
-	struct build b = { 0 };
-	char s[6][128];
-	uint64_t one, total;
-
-	for (int i = 0; i < 6; i++)
-		snprintf(s[i], sizeof(s[i]),
-			 "kernel void k(global int *o) { o[0] = %d; }\n",
-			 2000 + i);
-	b.src = s[0];
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
-	assert_int_equal(count_entries(e, &one), 1);
-	assert_int_equal(read_size_file(e), one);
-	b.src = s[1];
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
-	assert_int_equal(count_entries(e, &total), 2);
-	assert_int_equal(read_size_file(e), total);
-
-	/* a count below the cap is believed: nothing is listed or evicted */
-	b.max_size = 2 * one + one * 9 / 10;
-	write_size_file(e, "0\n");
-	b.src = s[2];
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
-	assert_int_equal(count_entries(e, NULL), 3);
-
-	/* a count that cannot be read is rebuilt from the listing */
-	write_size_file(e, "garbage");
-	b.src = s[3];
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
-	assert_int_equal(count_entries(e, &total), 2);
-	assert_true(total <= b.max_size / 5 * 4);
-	assert_int_equal(read_size_file(e), total);
-
-	/* a count above the cap lists and evicts, down to 4/5 of it */
-	write_size_file(e, "18446744073709551000\n");
-	b.src = s[4];
-	assert_int_equal(build_st(e, &b, NULL), ACCELC_CACHE_MISS);
-	assert_int_equal(count_entries(e, &total), 2);
-	assert_int_equal(read_size_file(e), total);
-}
-
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -804,8 +553,6 @@ int main(void)
 		T(test_fifo_entry),
 		T(test_dir_not_private),
 		T(test_two_processes),
-		T(test_eviction),
-		T(test_size_count),
 	};
 
 	/* the tests name their directories; the environment must not */
