@@ -146,11 +146,19 @@ static void usage(FILE *f)
 		"\n"
 		"  -j, --json      machine-readable output (see "
 		"docs/accel-info-json.md)\n"
+		"  -L, --list      one line per device: \"Device N: NAME "
+		"(BACKEND, NODE)\n"
+		"                  usable\", and \"Not usable: NAME (DRIVER, "
+		"NODE) REASON\"\n"
+		"                  for a device discovery saw but cannot use; "
+		"not with --json\n"
 		"  -v, --verbose   exact byte counts and raw capability "
 		"bits; every\n"
 		"                  discovered device with its attributes; "
 		"libaccel's\n"
-		"                  informational messages on stderr\n"
+		"                  informational messages on stderr (with "
+		"--list: only\n"
+		"                  the messages)\n"
 		"  -w, --watch     after the listing, print hot-plug events "
 		"until killed\n"
 		"                  (with --json: one JSON object per line)\n"
@@ -182,6 +190,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "list", no_argument, NULL, 'L' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "watch", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
@@ -190,10 +199,13 @@ static int parse_options(int argc, char **argv, struct options *opts)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jvwhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jLvwhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opts->json = true;
+			break;
+		case 'L':
+			opts->list = true;
 			break;
 		case 'v':
 			opts->verbose = true;
@@ -219,7 +231,23 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			"Try 'accel-info --help'.\n", argv[optind]);
 		return -EINVAL;
 	}
+	/*
+	 * Refused rather than ignored: --json already lists every device,
+	 * and a compact JSON form can still be given to the pair later.
+	 */
+	if (opts->list && opts->json) {
+		fprintf(stderr, "accel-info: --list and --json cannot be "
+			"combined\nTry 'accel-info --help'.\n");
+		return -EINVAL;
+	}
 	return 0;
+}
+
+static const struct output *pick_output(const struct options *opts)
+{
+	if (opts->json)
+		return &json_output;
+	return opts->list ? &list_output : &text_output;
 }
 
 /*
@@ -378,8 +406,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	r = list_devices(ctx, &opts, opts.json ? &json_output : &text_output,
-			 &blocked);
+	r = list_devices(ctx, &opts, pick_output(&opts), &blocked);
 	if (r >= 0 && opts.watch) {
 		if (!opts.json)
 			printf("\nWatching for hot-plug events "

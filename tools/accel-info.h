@@ -17,6 +17,7 @@
 
 struct options {
 	bool json;
+	bool list; /* one line per device (--list) */
 	bool verbose;
 	bool watch;
 };
@@ -126,6 +127,7 @@ struct output {
 
 extern const struct output text_output;
 extern const struct output json_output;
+extern const struct output list_output;
 
 void json_string(const char *s);
 

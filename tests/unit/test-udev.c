@@ -587,13 +587,54 @@ static void assert_schema_valid(const char *json)
 	assert_int_equal(r, 0);
 }
 
+/*
+ * accel-info -L's output in @path: a "Device N:" line for each device of
+ * @ctx (which sees the same testbed), a "Not usable:" line for each of its
+ * candidates no backend claimed, nothing else; the CPU device's among them.
+ */
+static void assert_list_lines(struct accel_context *ctx, const char *path)
+{
+	int n_dev = accel_context_get_devices(ctx, NULL, 0);
+	int n_cand = accel_context_get_candidate_count(ctx);
+	int unusable = 0, devs = 0, not_usable = 0, others = 0, i, n;
+	gchar *text = NULL, **lines;
+
+	assert_true(n_dev >= 1 && n_cand >= 0);
+	for (i = 0; i < n_cand; i++)
+		if (cand_u64(ctx, i, ACCEL_CANDIDATE_U64_REASON) !=
+		    ACCEL_CANDIDATE_OK)
+			unusable++;
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	lines = g_strsplit(text, "\n", -1);
+	/* Every line ends in a newline: the last piece is empty. */
+	n = (int)g_strv_length(lines);
+	assert_true(n >= 1 && !*lines[n - 1]);
+	for (i = 0; i + 1 < n; i++) {
+		if (g_str_has_prefix(lines[i], "Device "))
+			devs++;
+		else if (g_str_has_prefix(lines[i], "Not usable: "))
+			not_usable++;
+		else
+			others++;
+	}
+	if (devs != n_dev || not_usable != unusable || others)
+		printf("# %d devices, %d not usable; accel-info -L printed:\n%s",
+		       n_dev, unusable, text);
+	assert_int_equal(devs, n_dev);
+	assert_int_equal(not_usable, unusable);
+	assert_int_equal(others, 0);
+	assert_non_null(strstr(text,
+		"(cpu, builtin) usable  [CPU reference device]\n"));
+	g_strfreev(lines);
+	g_free(text);
+}
+
 static void test_accel_info(void **state)
 {
 	struct fixture *f = *state;
 	char dir[] = "/tmp/accel-info-XXXXXX", *out, *hl, *file;
 	int r;
 
-	(void)f;
 	if (!getenv("ACCEL_INFO")) {
 		printf("# ACCEL_INFO not set: accel-info not checked\n");
 		return;
@@ -642,6 +683,14 @@ static void test_accel_info(void **state)
 	assert_true(file_contains(out, "accel2 (/dev/accel/accel2): not usable"));
 	assert_true(file_contains(out,
 		"/dev/accel/accel2 is listed in sysfs but the node does not exist"));
+	/* --list: the same devices and status, a line each. */
+	r = run_accel_info("-L", out);
+	assert_int_equal(r, 3);
+	assert_list_lines(f->ctx, out);
+	assert_true(file_contains(out,
+		"Not usable: accel2 (habanalabs, /dev/accel/accel2) node-missing\n"));
+	assert_true(file_contains(out,
+		"Not usable: card2 (no driver, /dev/dri/card2) no-driver\n"));
 	umockdev_testbed_remove_device(testbed, hl);
 	g_free(hl);
 
