@@ -276,15 +276,56 @@ int job_codegen_here(struct job *j)
 }
 
 /*
+ * accelc-codegen of the prefix this compiler is installed in: the prefix
+ * is what is left of the directory of @self (resolved: merged /usr,
+ * links to accelc) without LIBDIR/libaccel-0 (the module) or BINDIR
+ * (accelc), so that a prefix given only at install time, or a tree moved
+ * whole, finds its own. @return the path (free() it), NULL if @self is in
+ * neither or the file is not there
+ */
+static char *codegen_in_prefix(const char *self)
+{
+	static const char *const homes[] = { ACCELC_INSTALL_MODULE_HOME,
+					     ACCELC_INSTALL_BIN_HOME };
+	static const char rel[] = ACCELC_CODEGEN_RELATIVE;
+	char *dir, *slash, *ret = NULL;
+	size_t i, n, h;
+
+	if (!rel[0] || !(dir = realpath(self, NULL)))
+		return NULL;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	n = strlen(dir);
+	for (i = 0; i < sizeof(homes) / sizeof(homes[0]); i++) {
+		h = strlen(homes[i]);
+		if (h == 0 || n <= h || dir[n - h - 1] != '/' ||
+		    strcmp(dir + n - h, homes[i]))
+			continue;
+		dir[n - h - 1] = '\0';
+		if (asprintf(&ret, "%s/%s", dir, rel) < 0)
+			ret = NULL;
+		else if (access(ret, X_OK)) {
+			free(ret);
+			ret = NULL;
+		}
+		break;
+	}
+	free(dir);
+	return ret;
+}
+
+/*
  * The code generator, accelc-codegen: in the build tree for a compiler
- * that runs from there (the tests, the module beside libaccel), else
- * where it is installed. Not from $PATH or the environment: it runs with
- * the caller's privileges on every build.
+ * that runs from there (the tests, the module beside libaccel), else in
+ * the prefix the compiler is installed in, else at the path of the
+ * configured prefix. Not from $PATH or the environment: it runs with the
+ * caller's privileges on every build.
  */
 char *accelc_codegen_path(void)
 {
 	size_t bl = strlen(ACCELC_BUILD_DIR);
-	char exe[4096];
+	char exe[4096], *ret;
 	const char *self = NULL;
 	Dl_info info;
 	ssize_t n;
@@ -300,6 +341,9 @@ char *accelc_codegen_path(void)
 	if (!strncmp(self, ACCELC_BUILD_DIR, bl) && self[bl] == '/' &&
 	    access(ACCELC_CODEGEN_BUILD, X_OK) == 0)
 		return strdup(ACCELC_CODEGEN_BUILD);
+	ret = codegen_in_prefix(self);
+	if (ret)
+		return ret;
 	if (access(ACCELC_CODEGEN_INSTALL, X_OK) == 0)
 		return strdup(ACCELC_CODEGEN_INSTALL);
 	return NULL;
