@@ -188,6 +188,29 @@ int accelc_check_undefined(struct lower_state *st);
 
 /* Link the embedded builtins (and, when needed, the fiber runtime). */
 int accelc_link_builtins(LLVMModuleRef mod, bool fibers, struct strbuf *log);
+/*
+ * Link bitcode [@start, @end) into @mod, read lazily; @only_needed: its
+ * functions only where @mod calls them. @what names it in the log.
+ */
+int accelc_link_bitcode(LLVMModuleRef mod, const char *start,
+			const char *end, const char *what, bool only_needed,
+			struct strbuf *log);
+/*
+ * The builtins library in pieces (builtins-chunks.c): link the pieces
+ * @mod calls; the library's name for @name (NULL: none); the run of
+ * names starting with the @len bytes of @prefix; piece @i's bitcode
+ * (NULL past the last one); the library's target and data layout set on
+ * @mod.
+ */
+int accelc_link_builtin_chunks(LLVMModuleRef mod, struct strbuf *log);
+const char *accelc_builtin_find(const char *name);
+struct accelc_builtin_sym;
+const struct accelc_builtin_sym *accelc_builtin_prefix(const char *prefix,
+						       size_t len,
+						       size_t *count);
+const void *accelc_builtin_chunk_bits(unsigned i, size_t *size,
+				      const char **name);
+int accelc_builtins_set_target(LLVMModuleRef mod);
 
 #include <llvm-c/TargetMachine.h>
 
@@ -270,8 +293,6 @@ int accelc_emit_fiber_stack(LLVMContextRef c, LLVMTargetMachineRef tm,
 			    struct strbuf *log);
 
 /* The embedded bitcode blobs and prelude text (blob.c.in). */
-extern const char accelc_builtins_bc[];
-extern const char accelc_builtins_bc_end[];
 extern const char accelc_fiber_bc[];
 extern const char accelc_fiber_bc_end[];
 extern const char accelc_program_prelude[];

@@ -209,11 +209,13 @@ static uint8_t runtime_digest[ACCELC_SHA256_SIZE];
 static void hash_runtime(void)
 {
 	struct accelc_sha256 h;
+	const void *bits;
+	size_t size;
 
 	accelc_sha256_init(&h);
-	accelc_sha256_update(&h, accelc_builtins_bc,
-			     (size_t)(accelc_builtins_bc_end -
-				      accelc_builtins_bc));
+	for (unsigned i = 0; (bits = accelc_builtin_chunk_bits(i, &size, NULL));
+	     i++)
+		accelc_sha256_update(&h, bits, size);
 	accelc_sha256_update(&h, accelc_fiber_bc,
 			     (size_t)(accelc_fiber_bc_end - accelc_fiber_bc));
 	accelc_sha256_str(&h, accelc_program_prelude);

@@ -54,8 +54,9 @@ int accelc_host_cpu(char **name, char **features)
 	return 0;
 }
 
-static int link_blob(LLVMModuleRef mod, const char *start, const char *end,
-		     const char *what, bool only_needed, struct strbuf *log)
+int accelc_link_bitcode(LLVMModuleRef mod, const char *start,
+			const char *end, const char *what, bool only_needed,
+			struct strbuf *log)
 {
 	LLVMContextRef ctx = LLVMGetModuleContext(mod);
 	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(
@@ -86,10 +87,9 @@ static int link_blob(LLVMModuleRef mod, const char *start, const char *end,
 int accelc_link_builtins(LLVMModuleRef mod, bool fibers, struct strbuf *log)
 {
 	if (!fibers)
-		return link_blob(mod, accelc_builtins_bc, accelc_builtins_bc_end,
-				 "builtins library", true, log);
-	return link_blob(mod, accelc_fiber_bc, accelc_fiber_bc_end,
-			 "fiber runtime", false, log);
+		return accelc_link_builtin_chunks(mod, log);
+	return accelc_link_bitcode(mod, accelc_fiber_bc, accelc_fiber_bc_end,
+				   "fiber runtime", false, log);
 }
 
 /* clang's defaults (x86-64 + SSE2) become the CPU this code runs on */

@@ -17,6 +17,7 @@
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 
+#include "builtins-chunks.h"
 #include "job.h"
 
 #ifndef ACCELC_LLVM_SPIRV_DEFAULT
@@ -163,25 +164,28 @@ static size_t base_len(const char *n)
 	return strnlen(end, l) == l ? (size_t)(end - n) + l : 0;
 }
 
-/* The library's function with @p want's demangled name, or NULL. */
-static LLVMValueRef lib_match(LLVMModuleRef lib, const char *want)
+/*
+ * The library's name of the function with @p want's demangled name, or
+ * NULL: among the names with the same mangled base (one run of the
+ * sorted index).
+ */
+static const char *lib_match(const char *want)
 {
-	size_t bl = base_len(want);
-	char *w = bl ? normalise(want) : NULL;
-	LLVMValueRef hit = NULL;
+	size_t bl = base_len(want), count = 0;
+	const struct accelc_builtin_sym *s =
+		bl ? accelc_builtin_prefix(want, bl, &count) : NULL;
+	char *w = count ? normalise(want) : NULL;
+	const char *hit = NULL;
 
-	for (LLVMValueRef f = LLVMGetFirstFunction(lib); w && f && !hit;
-	     f = LLVMGetNextFunction(f)) {
-		size_t len;
-		const char *n = LLVMGetValueName2(f, &len);
+	for (size_t i = 0; w && i < count && !hit; i++) {
+		const char *n = s[i].name;
 		char *d;
 
-		if (LLVMIsDeclaration(f) || len <= bl || strncmp(n, want, bl) ||
-		    base_len(n) != bl)
+		if (strlen(n) <= bl || base_len(n) != bl)
 			continue;
 		d = normalise(n);
 		if (d && !strcmp(d, w))
-			hit = f;
+			hit = n;
 		free(d);
 	}
 	free(w);
@@ -189,24 +193,24 @@ static LLVMValueRef lib_match(LLVMModuleRef lib, const char *want)
 }
 
 /* Declarations of builtins renamed to the library's names for them. */
-static void rename_builtins(LLVMModuleRef mod, LLVMModuleRef lib)
+static void rename_builtins(LLVMModuleRef mod)
 {
 	LLVMValueRef f = LLVMGetFirstFunction(mod), next;
 
 	for (; f; f = next) {
 		size_t len, tl;
 		const char *n = LLVMGetValueName2(f, &len);
-		LLVMValueRef t, old;
+		LLVMValueRef old;
 		const char *tn;
 
 		next = LLVMGetNextFunction(f);
 		if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) ||
-		    LLVMGetNamedFunction(lib, n))
+		    accelc_builtin_find(n))
 			continue;
-		t = lib_match(lib, n);
-		if (!t)
+		tn = lib_match(n);
+		if (!tn)
 			continue;
-		tn = LLVMGetValueName2(t, &tl);
+		tl = strlen(tn);
 		old = LLVMGetNamedFunction(mod, tn);
 		if (old && old != f) {
 			LLVMReplaceAllUsesWith(f, old);
@@ -414,8 +418,8 @@ out:
 static int fixup(struct job *j, bool object)
 {
 	LLVMContextRef ctx = LLVMContextCreate();
-	LLVMMemoryBufferRef mb = NULL, lmb = NULL;
-	LLVMModuleRef mod = NULL, lib = NULL;
+	LLVMMemoryBufferRef mb = NULL;
+	LLVMModuleRef mod = NULL;
 	char *err = NULL;
 	int r = -EIO;
 
@@ -432,20 +436,12 @@ static int fixup(struct job *j, bool object)
 			      "bitcode\n");
 		goto out;
 	}
-	lmb = LLVMCreateMemoryBufferWithMemoryRange(
-		accelc_builtins_bc,
-		(size_t)(accelc_builtins_bc_end - accelc_builtins_bc),
-		"builtins", 0);
-	/* lazily: only the names are wanted */
-	if (!lmb || LLVMGetBitcodeModuleInContext2(ctx, lmb, &lib)) {
+	if (accelc_builtins_set_target(mod)) {
 		strbuf_printf(j->log, "error: cannot read the builtins\n");
 		goto out;
 	}
-	lmb = NULL; /* the lazy module owns it */
-	LLVMSetTarget(mod, LLVMGetTarget(lib));
-	LLVMSetDataLayout(mod, LLVMGetDataLayoutStr(lib));
 	plain_calls(mod);
-	rename_builtins(mod, lib);
+	rename_builtins(mod);
 	constant_globals(mod);
 	r = object ? 0 : check_imports(j, mod);
 	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f && r == 0;
@@ -458,10 +454,6 @@ static int fixup(struct job *j, bool object)
 		r = LLVMWriteBitcodeToFile(mod, j->bc) ? -EIO : 0;
 	}
 out:
-	if (lib)
-		LLVMDisposeModule(lib);
-	if (lmb)
-		LLVMDisposeMemoryBuffer(lmb);
 	if (mod)
 		LLVMDisposeModule(mod);
 	if (mb)
