@@ -549,6 +549,17 @@ void accel_fill_pattern(uint8_t *dst, uint64_t len, const uint8_t *pattern,
 			uint32_t psize);
 
 /* queue.c: common checks of a submission (queue and wait list). */
+/*
+ * What accel_queue_copy() and accel_queue_fill() check of their
+ * arguments on @dev (command lists record the same); the buffers become
+ * their views on @dev.
+ */
+int accel_check_copy(struct accel_device *dev, struct accel_buffer **src,
+		     uint64_t src_offset, struct accel_buffer **dst,
+		     uint64_t dst_offset, uint64_t size);
+int accel_check_fill(struct accel_device *dev, struct accel_buffer **buf,
+		     uint64_t offset, uint64_t size, const void *pattern,
+		     size_t pattern_size);
 int accel_queue_check_wait(struct accel_queue *queue, uint32_t n_wait,
 			   struct accel_fence *const *wait);
 

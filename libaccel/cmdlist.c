@@ -221,20 +221,6 @@ fail:
 	return r;
 }
 
-/* A buffer range of the list's device, as the queue checks it. */
-static int check_range(struct accel_cmdlist *l, struct accel_buffer *buf,
-		       uint64_t offset, uint64_t size,
-		       struct accel_buffer **view)
-{
-	if (!buf || size == 0)
-		return -EINVAL;
-	if (buf->dev->ctx != l->dev->ctx)
-		return -EXDEV;
-	if (offset > buf->size || size > buf->size - offset)
-		return -ERANGE;
-	return accel_buffer_on_device(buf, l->dev, view);
-}
-
 ACCEL_EXPORT int accel_cmdlist_copy(struct accel_cmdlist *l,
 				    struct accel_buffer *src,
 				    uint64_t src_offset,
@@ -243,25 +229,15 @@ ACCEL_EXPORT int accel_cmdlist_copy(struct accel_cmdlist *l,
 				    uint32_t n_deps, const uint32_t *deps,
 				    uint32_t *ret_point)
 {
-	struct accel_buffer *s, *d;
+	struct accel_buffer *s = src, *d = dst;
 	struct entry *e;
 	int r;
 
 	if (!l)
 		return -EINVAL;
-	r = check_range(l, src, src_offset, size, &s);
-	if (r == 0)
-		r = check_range(l, dst, dst_offset, size, &d);
+	r = accel_check_copy(l->dev, &s, src_offset, &d, dst_offset, size);
 	if (r < 0)
 		return r;
-	if (accel_buffer_root(d)->readonly_mapping)
-		return -EACCES;
-	if (accel_buffer_root(s) == accel_buffer_root(d)) {
-		uint64_t so = s->offset + src_offset, doff = d->offset + dst_offset;
-
-		if (so < doff + size && doff < so + size)
-			return -EINVAL;
-	}
 	r = add_begin(l, n_deps, deps, &e);
 	if (r < 0)
 		return r;
@@ -282,20 +258,16 @@ ACCEL_EXPORT int accel_cmdlist_fill(struct accel_cmdlist *l,
 				    size_t pattern_size, uint32_t n_deps,
 				    const uint32_t *deps, uint32_t *ret_point)
 {
-	struct accel_buffer *view;
+	struct accel_buffer *view = buf;
 	struct entry *e;
 	int r;
 
-	if (!l || !pattern || pattern_size == 0 || pattern_size > 128 ||
-	    (pattern_size & (pattern_size - 1)))
+	if (!l)
 		return -EINVAL;
-	r = check_range(l, buf, offset, size, &view);
+	r = accel_check_fill(l->dev, &view, offset, size, pattern,
+			     pattern_size);
 	if (r < 0)
 		return r;
-	if (offset % pattern_size || size % pattern_size)
-		return -EINVAL;
-	if (accel_buffer_root(view)->readonly_mapping)
-		return -EACCES;
 	r = add_begin(l, n_deps, deps, &e);
 	if (r < 0)
 		return r;

@@ -98,20 +98,67 @@ int accel_queue_check_wait(struct accel_queue *queue, uint32_t n_wait,
 }
 
 /*
- * Checks shared by the buffer commands; *@view is @buf as this queue's
- * device reaches it (itself, or its attachment: buffer-attach.c).
+ * Checks shared by the buffer commands (the queue's and the command
+ * lists'); *@view is @buf as @dev reaches it (itself, or its attachment:
+ * buffer-attach.c).
  */
-static int check_buffer_range(struct accel_queue *queue,
+static int check_buffer_range(struct accel_device *dev,
 			      struct accel_buffer *buf, uint64_t offset,
 			      uint64_t size, struct accel_buffer **view)
 {
 	if (!buf || size == 0)
 		return -EINVAL;
-	if (buf->dev->ctx != queue->dev->ctx)
+	if (buf->dev->ctx != dev->ctx)
 		return -EXDEV;
 	if (offset > buf->size || size > buf->size - offset)
 		return -ERANGE;
-	return accel_buffer_on_device(buf, queue->dev, view);
+	return accel_buffer_on_device(buf, dev, view);
+}
+
+int accel_check_copy(struct accel_device *dev, struct accel_buffer **src,
+		     uint64_t src_offset, struct accel_buffer **dst,
+		     uint64_t dst_offset, uint64_t size)
+{
+	uint64_t s, d;
+	int r;
+
+	r = check_buffer_range(dev, *src, src_offset, size, src);
+	if (r == 0)
+		r = check_buffer_range(dev, *dst, dst_offset, size, dst);
+	if (r < 0)
+		return r;
+	if (accel_buffer_root(*dst)->readonly_mapping)
+		return -EACCES;
+	/*
+	 * Overlap within one root buffer (sub-buffers alias their parent;
+	 * the views of one buffer on this device share one root).
+	 */
+	if (accel_buffer_root(*src) == accel_buffer_root(*dst)) {
+		s = (*src)->offset + src_offset;
+		d = (*dst)->offset + dst_offset;
+		if (s < d + size && d < s + size)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int accel_check_fill(struct accel_device *dev, struct accel_buffer **buf,
+		     uint64_t offset, uint64_t size, const void *pattern,
+		     size_t pattern_size)
+{
+	int r;
+
+	if (!pattern || pattern_size == 0 || pattern_size > 128 ||
+	    (pattern_size & (pattern_size - 1)))
+		return -EINVAL;
+	r = check_buffer_range(dev, *buf, offset, size, buf);
+	if (r < 0)
+		return r;
+	if (offset % pattern_size || size % pattern_size)
+		return -EINVAL;
+	if (accel_buffer_root(*buf)->readonly_mapping)
+		return -EACCES;
+	return 0;
 }
 
 static int submit_rw(struct accel_queue *queue, enum accel_cmd_type type,
@@ -127,7 +174,7 @@ static int submit_rw(struct accel_queue *queue, enum accel_cmd_type type,
 		return r;
 	if (!host)
 		return -EINVAL;
-	r = check_buffer_range(queue, buf, offset, size, &buf);
+	r = check_buffer_range(queue->dev, buf, offset, size, &buf);
 	if (r < 0)
 		return r;
 	if (type == ACCEL_CMD_WRITE && accel_buffer_root(buf)->readonly_mapping)
@@ -172,29 +219,14 @@ ACCEL_EXPORT int accel_queue_copy(struct accel_queue *queue,
 				  struct accel_fence **ret_fence)
 {
 	struct accel_cmd *cmd;
-	uint64_t s, d;
 	int r;
 
 	r = accel_queue_check_wait(queue, n_wait, wait);
-	if (r < 0)
-		return r;
-	r = check_buffer_range(queue, src, src_offset, size, &src);
 	if (r == 0)
-		r = check_buffer_range(queue, dst, dst_offset, size, &dst);
+		r = accel_check_copy(queue->dev, &src, src_offset, &dst,
+				     dst_offset, size);
 	if (r < 0)
 		return r;
-	if (accel_buffer_root(dst)->readonly_mapping)
-		return -EACCES;
-	/*
-	 * Overlap within one root buffer (sub-buffers alias their parent;
-	 * the views of one buffer on this device share one root).
-	 */
-	if (accel_buffer_root(src) == accel_buffer_root(dst)) {
-		s = src->offset + src_offset;
-		d = dst->offset + dst_offset;
-		if (s < d + size && d < s + size)
-			return -EINVAL;
-	}
 
 	cmd = accel_cmd_alloc(queue, ACCEL_CMD_COPY);
 	if (!cmd)
@@ -218,18 +250,11 @@ ACCEL_EXPORT int accel_queue_fill(struct accel_queue *queue,
 	int r;
 
 	r = accel_queue_check_wait(queue, n_wait, wait);
+	if (r == 0)
+		r = accel_check_fill(queue->dev, &buf, offset, size, pattern,
+				     pattern_size);
 	if (r < 0)
 		return r;
-	if (!pattern || pattern_size == 0 || pattern_size > 128 ||
-	    (pattern_size & (pattern_size - 1)))
-		return -EINVAL;
-	r = check_buffer_range(queue, buf, offset, size, &buf);
-	if (r < 0)
-		return r;
-	if (offset % pattern_size || size % pattern_size)
-		return -EINVAL;
-	if (accel_buffer_root(buf)->readonly_mapping)
-		return -EACCES;
 
 	cmd = accel_cmd_alloc(queue, ACCEL_CMD_FILL);
 	if (!cmd)
