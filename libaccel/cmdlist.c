@@ -15,7 +15,18 @@
 
 #include "accel-private.h"
 
-enum entry_type { E_LAUNCH, E_COPY, E_FILL, E_BARRIER };
+enum entry_type { E_LAUNCH, E_COPY, E_FILL, E_BARRIER, E_HOST_FN };
+
+/*
+ * A recorded host function, shared by the list and every submission of
+ * it still pending: the last of them calls free_fn.
+ */
+struct host_fn {
+	atomic_int refcount;
+	accel_host_fn fn;
+	void *user_data;
+	void (*free_fn)(void *user_data);
+};
 
 struct entry {
 	enum entry_type type;
@@ -36,6 +47,7 @@ struct entry {
 			uint32_t pattern_size;
 			uint8_t pattern[128];
 		} fill;
+		struct host_fn *host;
 	} u;
 };
 
@@ -75,6 +87,25 @@ ACCEL_EXPORT struct accel_cmdlist *accel_cmdlist_ref(struct accel_cmdlist *l)
 	return l;
 }
 
+static void host_fn_put(void *p)
+{
+	struct host_fn *h = p;
+
+	if (atomic_fetch_sub_explicit(&h->refcount, 1,
+				      memory_order_acq_rel) != 1)
+		return;
+	if (h->free_fn)
+		h->free_fn(h->user_data);
+	free(h);
+}
+
+static int host_fn_run(void *p)
+{
+	struct host_fn *h = p;
+
+	return h->fn(h->user_data);
+}
+
 static void entry_release(struct entry *e)
 {
 	switch (e->type) {
@@ -87,6 +118,9 @@ static void entry_release(struct entry *e)
 		break;
 	case E_FILL:
 		accel_buffer_unref(e->u.fill.buf);
+		break;
+	case E_HOST_FN:
+		host_fn_put(e->u.host);
 		break;
 	case E_BARRIER:
 		break;
@@ -314,6 +348,41 @@ ACCEL_EXPORT int accel_cmdlist_barrier(struct accel_cmdlist *l,
 	return 0;
 }
 
+ACCEL_EXPORT int accel_cmdlist_host_fn(struct accel_cmdlist *l,
+				       accel_host_fn fn, void *user_data,
+				       void (*free_fn)(void *user_data),
+				       uint32_t n_deps, const uint32_t *deps,
+				       uint32_t *ret_point)
+{
+	struct host_fn *h = NULL;
+	struct entry *e;
+	int r = -EINVAL;
+
+	if (fn)
+		r = add_begin(l, n_deps, deps, &e);
+	if (r == 0) {
+		h = malloc(sizeof(*h));
+		if (!h) {
+			add_abort(e);
+			r = -ENOMEM;
+		}
+	}
+	if (r < 0) {
+		/* the caller hands user_data over in every case */
+		if (free_fn)
+			free_fn(user_data);
+		return r;
+	}
+	atomic_init(&h->refcount, 1);
+	h->fn = fn;
+	h->user_data = user_data;
+	h->free_fn = free_fn;
+	e->type = E_HOST_FN;
+	e->u.host = h;
+	add_commit(l, ret_point);
+	return 0;
+}
+
 ACCEL_EXPORT int accel_cmdlist_finalize(struct accel_cmdlist *l)
 {
 	if (!l)
@@ -342,6 +411,12 @@ static int submit_entry(struct accel_queue *q, const struct entry *e,
 					e->u.fill.size, e->u.fill.pattern,
 					e->u.fill.pattern_size, n_wait, wait,
 					ret);
+	case E_HOST_FN:
+		/* the submission holds the function until it ran */
+		atomic_fetch_add_explicit(&e->u.host->refcount, 1,
+					  memory_order_relaxed);
+		return accel_queue_host_fn(q, host_fn_run, e->u.host,
+					   host_fn_put, n_wait, wait, ret);
 	case E_BARRIER:
 		break;
 	}

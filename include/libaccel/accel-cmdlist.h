@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <libaccel/accel-queue.h> /* accel_host_fn */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -124,6 +126,23 @@ int accel_cmdlist_fill(struct accel_cmdlist *list, struct accel_buffer *buf,
  */
 int accel_cmdlist_barrier(struct accel_cmdlist *list, uint32_t n_deps,
 			  const uint32_t *deps, uint32_t *ret_point);
+
+/**
+ * Record a host function: each submission of the list runs
+ * @p fn(@p user_data) as accel_queue_host_fn() does (on a libaccel
+ * thread, after the command's dependencies, its result the command's
+ * status). Work the device's commands cannot express (strided copies,
+ * host memory) goes here. @p fn may run concurrently with itself when the
+ * list is submitted again before an earlier submission completed.
+ * @param free_fn called with @p user_data once the list and every
+ *        submission of it are gone, or at once when this call fails; may
+ *        be NULL
+ * @return 0, the common errors, -EINVAL (NULL @p fn)
+ */
+int accel_cmdlist_host_fn(struct accel_cmdlist *list, accel_host_fn fn,
+			  void *user_data, void (*free_fn)(void *user_data),
+			  uint32_t n_deps, const uint32_t *deps,
+			  uint32_t *ret_point);
 
 /**
  * End recording: the list can now be submitted, and no longer recorded

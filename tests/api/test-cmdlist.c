@@ -3,11 +3,12 @@
  * Command lists: recorded commands (arguments frozen at recording),
  * in-order and out-of-order lists on in-order and out-of-order queues,
  * wait lists, errors, lists that outlive their submission, concurrent
- * submissions of one list.
+ * submissions of one list, host functions.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -380,6 +381,92 @@ static void test_concurrent_submit(void **state)
 	accel_buffer_unref(in);
 }
 
+struct host_step {
+	atomic_int runs;
+	atomic_int freed;
+	uint32_t seen;            /* out[0] when the function ran */
+	struct accel_buffer *out;
+	int status;               /* what the function returns */
+};
+
+static int host_step_run(void *p)
+{
+	struct host_step *h = p;
+	void *m = NULL;
+
+	if (accel_buffer_map(h->out, 0, 4, ACCEL_MAP_READ, &m) == 0) {
+		memcpy(&h->seen, m, 4);
+		accel_buffer_unmap(h->out, m);
+	}
+	atomic_fetch_add(&h->runs, 1);
+	return h->status;
+}
+
+static void host_step_free(void *p)
+{
+	struct host_step *h = p;
+
+	atomic_fetch_add(&h->freed, 1);
+}
+
+/*
+ * A host function runs once per submission after its dependency, its
+ * user data is freed once, after the list and the last submission went,
+ * and its error is the list's; refused calls free the data at once.
+ */
+static void test_host_fn(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_buffer *buf = test_buffer_new(env, N * 4);
+	struct accel_buffer *out = test_buffer_new(env, N * 4);
+	struct accel_cmdlist *l = list_new(env, ACCEL_CMDLIST_OUT_OF_ORDER);
+	struct host_step h = { .out = out };
+	struct accel_fence *gate = test_user_fence(env), *f = NULL;
+	uint32_t one = 1, p, q, bad = 7;
+
+	atomic_init(&h.runs, 0);
+	atomic_init(&h.freed, 0);
+	assert_int_equal(accel_cmdlist_fill(l, out, 0, N * 4, &one, 4, 0, NULL,
+					    &p), 0);
+	assert_int_equal(accel_cmdlist_host_fn(l, NULL, &h, host_step_free, 0,
+					       NULL, NULL), -EINVAL);
+	assert_int_equal(atomic_load(&h.freed), 1);
+	assert_int_equal(accel_cmdlist_host_fn(l, host_step_run, &h,
+					       host_step_free, 1, &bad, NULL),
+			 -EINVAL);
+	assert_int_equal(atomic_load(&h.freed), 2);
+	atomic_store(&h.freed, 0);
+	assert_int_equal(accel_cmdlist_host_fn(l, host_step_run, &h,
+					       host_step_free, 1, &p, &q), 0);
+	assert_int_equal(q, 1);
+	assert_int_equal(accel_cmdlist_finalize(l), 0);
+	assert_int_equal(accel_cmdlist_host_fn(l, host_step_run, &h,
+					       host_step_free, 0, NULL, NULL),
+			 -EBUSY);
+	assert_int_equal(atomic_load(&h.freed), 1);
+	atomic_store(&h.freed, 0);
+	for (int i = 0; i < 10; i++) {
+		assert_int_equal(accel_queue_submit_list(env->queue, l, 0, NULL,
+							 &f), 0);
+		assert_int_equal(test_wait_unref(f), 0);
+		assert_int_equal(h.seen, 1);
+	}
+	assert_int_equal(atomic_load(&h.runs), 10);
+	/* pending when the list goes: the data stays until it ran */
+	assert_int_equal(accel_queue_submit_list(env->queue, l, 1, &gate, &f),
+			 0);
+	accel_cmdlist_unref(l);
+	assert_int_equal(atomic_load(&h.freed), 0);
+	h.status = -EIO;
+	assert_int_equal(accel_fence_signal(gate, 0), 0);
+	accel_fence_unref(gate);
+	assert_int_equal(test_wait_unref(f), -EIO);
+	assert_int_equal(atomic_load(&h.runs), 11);
+	assert_int_equal(atomic_load(&h.freed), 1);
+	accel_buffer_unref(out);
+	accel_buffer_unref(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +490,8 @@ int main(void)
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_submit,
 						test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_host_fn, test_env_setup,
 						test_env_teardown),
 	};
 
