@@ -10,6 +10,7 @@
 
 #include "icd.h"
 #include "icd-sharing.h"
+#include "cl-command-buffer.h"
 
 /* OpenCL C extensions the compiler module implements (compiler-stub/). */
 static const char compiler_extensions[] =
@@ -126,6 +127,8 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 		icd_strcat(&d->extensions, " cl_khr_il_program");
 	/* Semaphores and dma-buf import, where the device can (cl-sharing.c). */
 	icd_sharing_extensions(d, &d->extensions);
+	/* on libaccel's command lists (cl-command-buffer.c) */
+	icd_strcat(&d->extensions, " cl_khr_command_buffer");
 	/* "libaccel 0.1.0 (cpu 0.1.0)": the runtime, then the driver. */
 	icd_strcat(&d->driver_version_full, "%s (%s %s)", accel_get_version(),
 		   driver, d->driver_version);
@@ -563,6 +566,11 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR:
 	case CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR:
 		return icd_sharing_device_info(d, param, size, value, size_ret);
+	case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+	case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
+	case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+		return icd_command_buffer_device_info(d, param, size, value,
+						      size_ret);
 	default:
 		return CL_INVALID_VALUE;
 	}

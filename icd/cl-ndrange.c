@@ -51,23 +51,24 @@ static cl_int check_empty(cl_kernel k, struct accel_kernel *ak,
 	return e < 0 ? icd_error(e) : icd_launch_error(&c);
 }
 
-cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
-					  cl_uint dim, const size_t *offset,
-					  const size_t *global,
-					  const size_t *local, cl_uint n,
-					  const cl_event *list, cl_event *event)
+cl_int icd_launch_refused(struct accel_kernel *ak,
+			  const struct accel_ndrange *range, int e)
+{
+	return launch_error(ak, range, e);
+}
+
+cl_int icd_ndrange_prepare(cl_command_queue q, cl_kernel k, cl_uint dim,
+			   const size_t *offset, const size_t *global,
+			   const size_t *local, struct accel_ndrange *ret,
+			   struct accel_kernel **ret_kernel, bool *ret_empty)
 {
 	static const size_t no_work[3];
 	struct accel_ndrange range = { .struct_size = sizeof(range) };
-	struct accel_fence *fence = NULL;
-	struct icd_wait w;
 	bool empty = false;
 	cl_uint d;
 	cl_int r;
-	int idx, e;
+	int idx;
 
-	if (!icd_object_valid(q, ICD_MAGIC_QUEUE))
-		return CL_INVALID_COMMAND_QUEUE;
 	if (!icd_object_valid(k, ICD_MAGIC_KERNEL))
 		return CL_INVALID_KERNEL;
 	if (k->prog->ctx != q->ctx)
@@ -101,6 +102,32 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
 		if (r != CL_SUCCESS)
 			return r;
 	}
+	*ret = range;
+	*ret_kernel = k->k[idx];
+	*ret_empty = empty;
+	return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
+					  cl_uint dim, const size_t *offset,
+					  const size_t *global,
+					  const size_t *local, cl_uint n,
+					  const cl_event *list, cl_event *event)
+{
+	struct accel_ndrange range;
+	struct accel_kernel *ak;
+	struct accel_fence *fence = NULL;
+	struct icd_wait w;
+	bool empty;
+	cl_int r;
+	int e;
+
+	if (!icd_object_valid(q, ICD_MAGIC_QUEUE))
+		return CL_INVALID_COMMAND_QUEUE;
+	r = icd_ndrange_prepare(q, k, dim, offset, global, local, &range, &ak,
+				&empty);
+	if (r != CL_SUCCESS)
+		return r;
 	r = icd_wait_init(q, n, list, &w);
 	if (r != CL_SUCCESS)
 		return r;
@@ -110,11 +137,11 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
 		e = accel_queue_marker(q->q, w.n, w.fences,
 				       event ? &fence : NULL);
 	else
-		e = accel_queue_launch(q->q, k->k[idx], &range, w.n, w.fences,
+		e = accel_queue_launch(q->q, ak, &range, w.n, w.fences,
 				       event ? &fence : NULL);
 	icd_wait_fini(&w);
 	if (e < 0)
-		return launch_error(k->k[idx], &range, e);
+		return launch_error(ak, &range, e);
 	return icd_enqueue_done(q, CL_COMMAND_NDRANGE_KERNEL, fence, false,
 				event);
 }

@@ -52,6 +52,11 @@ static cl_int submit_error(int e)
 	return icd_error(e);
 }
 
+cl_int icd_buffer_submit_error(int e)
+{
+	return submit_error(e);
+}
+
 /* clEnqueueReadBuffer and clEnqueueWriteBuffer: the same checks. */
 static cl_int enqueue_rw(cl_command_queue q, cl_mem m, bool write,
 			 cl_bool blocking, size_t offset, size_t size,
@@ -599,20 +604,14 @@ static bool rect_overlap(const struct rect_cmd *c)
 	return false;
 }
 
-cl_int CL_API_CALL clEnqueueCopyBufferRect(
-	cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
-	const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
-	size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
-	cl_uint n, const cl_event *list, cl_event *event)
+cl_int icd_copy_rect_prepare(cl_mem src, cl_mem dst, const size_t *src_origin,
+			     const size_t *dst_origin, const size_t *region,
+			     size_t src_row_pitch, size_t src_slice_pitch,
+			     size_t dst_row_pitch, size_t dst_slice_pitch,
+			     void **ret)
 {
 	struct rect_cmd *c;
-	cl_int r;
 
-	r = check_queue_mem(q, src);
-	if (r == CL_SUCCESS)
-		r = check_queue_mem(q, dst);
-	if (r != CL_SUCCESS)
-		return r;
 	if (!region_ok(region))
 		return CL_INVALID_VALUE;
 	c = calloc(1, sizeof(*c));
@@ -647,10 +646,57 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
 			return CL_MEM_COPY_OVERLAP;
 		}
 	}
-	c->src_buf = src->buf;
-	c->dst_buf = dst->buf;
-	return rect_submit(q, c, CL_COMMAND_COPY_BUFFER_RECT, false, n, list,
-			   event);
+	/* the command keeps the buffers until it is freed */
+	c->src_buf = accel_buffer_ref(src->buf);
+	c->dst_buf = accel_buffer_ref(dst->buf);
+	*ret = c;
+	return CL_SUCCESS;
+}
+
+int icd_copy_rect_run(void *c)
+{
+	return rect_run(c);
+}
+
+void icd_copy_rect_free(void *c)
+{
+	rect_free(c);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferRect(
+	cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+	const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
+	size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+	cl_uint n, const cl_event *list, cl_event *event)
+{
+	struct accel_fence *fence = NULL;
+	struct icd_wait w;
+	void *c;
+	cl_int r;
+	int e;
+
+	r = check_queue_mem(q, src);
+	if (r == CL_SUCCESS)
+		r = check_queue_mem(q, dst);
+	if (r == CL_SUCCESS)
+		r = icd_copy_rect_prepare(src, dst, src_origin, dst_origin,
+					  region, src_row_pitch,
+					  src_slice_pitch, dst_row_pitch,
+					  dst_slice_pitch, &c);
+	if (r != CL_SUCCESS)
+		return r;
+	r = icd_wait_init(q, n, list, &w);
+	if (r != CL_SUCCESS) {
+		rect_free(c);
+		return r;
+	}
+	e = accel_queue_host_fn(q->q, rect_run, c, rect_free, w.n, w.fences,
+				&fence);
+	icd_wait_fini(&w);
+	if (e < 0)
+		return icd_error(e);
+	return icd_enqueue_done(q, CL_COMMAND_COPY_BUFFER_RECT, fence, false,
+				event);
 }
 
 /* ---- migration ----------------------------------------------------------- */

@@ -9,6 +9,7 @@
 
 #include "icd.h"
 #include "icd-sharing.h"
+#include "cl-command-buffer.h"
 
 /* Every dispatch slot that holds a function on Linux, in table order. */
 #define ICD_FUNCTIONS(X)                                                       \
@@ -196,6 +197,26 @@ static const struct icd_function extension_functions[] = {
 	{ "clCreateProgramWithILKHR", (void *)clCreateProgramWithILKHR },
 	/* cl_khr_subgroups */
 	{ "clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR },
+	/* cl_khr_command_buffer 0.9.8 (cl-command-buffer.h) */
+#define CB_ENTRY(fn) { #fn, (void *)icd_##fn },
+	CB_ENTRY(clCreateCommandBufferKHR)
+	CB_ENTRY(clFinalizeCommandBufferKHR)
+	CB_ENTRY(clRetainCommandBufferKHR)
+	CB_ENTRY(clReleaseCommandBufferKHR)
+	CB_ENTRY(clEnqueueCommandBufferKHR)
+	CB_ENTRY(clGetCommandBufferInfoKHR)
+	CB_ENTRY(clCommandBarrierWithWaitListKHR)
+	CB_ENTRY(clCommandCopyBufferKHR)
+	CB_ENTRY(clCommandCopyBufferRectKHR)
+	CB_ENTRY(clCommandCopyBufferToImageKHR)
+	CB_ENTRY(clCommandCopyImageKHR)
+	CB_ENTRY(clCommandCopyImageToBufferKHR)
+	CB_ENTRY(clCommandFillBufferKHR)
+	CB_ENTRY(clCommandFillImageKHR)
+	CB_ENTRY(clCommandNDRangeKernelKHR)
+	CB_ENTRY(clCommandSVMMemcpyKHR)
+	CB_ENTRY(clCommandSVMMemFillKHR)
+#undef CB_ENTRY
 	/* cl_arm_import_memory(_dma_buf) */
 	{ "clImportMemoryARM", (void *)clImportMemoryARM },
 };

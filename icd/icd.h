@@ -353,6 +353,24 @@ void icd_mem_free(cl_mem m);
 size_t icd_mem_root_offset(cl_mem m);
 cl_mem icd_mem_root(cl_mem m);
 
+/* ---- cl-transfer.c ------------------------------------------------------ */
+
+/*
+ * clEnqueueCopyBufferRect's checks of the rectangles (the objects and
+ * their context are the caller's to check) and the copy as a host
+ * function's data, run by icd_copy_rect_run() as often as wanted and freed
+ * by icd_copy_rect_free(); it holds the buffers.
+ */
+cl_int icd_copy_rect_prepare(cl_mem src, cl_mem dst, const size_t *src_origin,
+			     const size_t *dst_origin, const size_t *region,
+			     size_t src_row_pitch, size_t src_slice_pitch,
+			     size_t dst_row_pitch, size_t dst_slice_pitch,
+			     void **ret);
+int icd_copy_rect_run(void *c);
+void icd_copy_rect_free(void *c);
+/* Errors of submitting a buffer command, as CL codes. */
+cl_int icd_buffer_submit_error(int e);
+
 /* ---- cl-program.c / cl-kernel.c ------------------------------------- */
 
 void icd_program_free(cl_program p);
@@ -363,6 +381,21 @@ int icd_program_device_index(cl_program p, cl_device_id dev);
 void icd_kernel_free(cl_kernel k);
 /* Local memory of a launch: static plus the local arguments set. */
 uint64_t icd_kernel_local_mem(cl_kernel k);
+
+/* ---- cl-ndrange.c ------------------------------------------------------- */
+
+/*
+ * clEnqueueNDRangeKernel's checks of @p k and the geometry for queue @p q
+ * (valid): the range, the device's kernel, and whether the range is empty
+ * (a command that does nothing). Nothing is written on failure.
+ */
+cl_int icd_ndrange_prepare(cl_command_queue q, cl_kernel k, cl_uint dim,
+			   const size_t *offset, const size_t *global,
+			   const size_t *local, struct accel_ndrange *ret,
+			   struct accel_kernel **ret_kernel, bool *ret_empty);
+/* The CL error for libaccel refusing to launch @p ak over @p range. */
+cl_int icd_launch_refused(struct accel_kernel *ak,
+			  const struct accel_ndrange *range, int e);
 
 /* ---- cl-event.c --------------------------------------------------------- */
 
