@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: MIT
+"""dma-buf and sync_file, with the C API's ownership rules: imports borrow
+(duplicate) the fd, exports return a new fd the caller owns. Outside the
+kernel tier (no udmabuf, no kernel fences) the cases that need them skip."""
+
+import errno
+import os
+
+import numpy as np
+import pytest
+
+import libaccel
+from conftest import open_fds, skip_unsupported
+
+
+def export_or_skip(buf):
+    try:
+        return buf.export_dmabuf()
+    except libaccel.Error as e:
+        skip_unsupported(e, "Buffer.export_dmabuf")
+
+
+def test_dmabuf_round_trip(ctx, dev, queue):
+    b = libaccel.Buffer(dev, 4096)
+    np.asarray(b)[:4] = [1, 2, 3, 4]
+    fd = export_or_skip(b)
+    try:
+        imp = ctx.import_dmabuf(fd)
+        assert imp.size == 4096
+    finally:
+        os.close(fd)  # borrowed by the import: ours to close
+    with memoryview(imp) as m:
+        assert bytes(m[:4]) == b"\x01\x02\x03\x04"
+    queue.fill(imp, b"\x09").wait()
+    assert np.asarray(b)[0] == 9
+
+
+def test_dmabuf_export_of_user_memory(dev):
+    host = bytearray(4096)
+    b = libaccel.Buffer.wrap(dev, host)
+    with pytest.raises(libaccel.Error) as e:
+        b.export_dmabuf()
+    assert e.value.errno == errno.EOPNOTSUPP
+
+
+def test_sync_file_round_trip(ctx, dev, queue):
+    b = libaccel.Buffer(dev, 64)
+    f = queue.fill(b, b"\x01")
+    f.wait()
+    try:
+        sf = f.export_sync_file()
+    except libaccel.Error as e:
+        skip_unsupported(e, "Fence.export_sync_file")
+    try:
+        assert libaccel.sync_file_wait(sf, 5) is True
+        info = libaccel.sync_file_info(sf)
+        assert info["status"] == 1 and info["n_fences"] >= 1
+        imp = ctx.import_sync_file(sf)
+        merged = libaccel.sync_file_merge(sf, sf, "both")
+        os.close(merged)
+    finally:
+        os.close(sf)
+    assert imp.wait(5) is True
+
+
+def test_sync_file_export_fd_count(ctx):
+    uf = ctx.user_fence()
+    uf.signal()
+    n = open_fds()
+    try:
+        fd = uf.export_sync_file()
+    except libaccel.Error as e:
+        assert open_fds() == n  # no fd leaked on the failure path
+        skip_unsupported(e, "Fence.export_sync_file")
+    os.close(fd)
+    assert open_fds() == n
