@@ -120,10 +120,10 @@ cl_command_buffer_khr CL_API_CALL icd_clCreateCommandBufferKHR(
 	q = queues[0];
 	if (!icd_object_valid(q, ICD_MAGIC_QUEUE))
 		ICD_RETURN_ERR(errcode_ret, CL_INVALID_COMMAND_QUEUE, NULL);
-	if ((q->props & REQUIRED_QUEUE_PROPS) != REQUIRED_QUEUE_PROPS ||
-	    (q->props & ~SUPPORTED_QUEUE_PROPS))
-		ICD_RETURN_ERR(errcode_ret, CL_INCOMPATIBLE_COMMAND_QUEUE_KHR,
-			       NULL);
+	/*
+	 * Any queue may record (0.9.7): the queue properties are checked
+	 * where the commands run, at enqueue.
+	 */
 	r = parse_props(properties, &n_props);
 	if (r != CL_SUCCESS)
 		ICD_RETURN_ERR(errcode_ret, r, NULL);
@@ -296,11 +296,11 @@ static cl_int record_begin(cl_command_buffer_khr cb, cl_command_queue q,
 	uint32_t count;
 	cl_uint i;
 
+	if (!cb_valid(cb))
+		return CL_INVALID_COMMAND_BUFFER_KHR;
 	/* a queue other than the command-buffer's needs multi_device */
 	if (q)
 		return CL_INVALID_COMMAND_QUEUE;
-	if (!cb_valid(cb))
-		return CL_INVALID_COMMAND_BUFFER_KHR;
 	/* no command property is defined without mutable_dispatch */
 	if (props && props[0])
 		return CL_INVALID_VALUE;

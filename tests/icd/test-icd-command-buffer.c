@@ -381,6 +381,9 @@ static void test_recording_errors(void **state)
 	/* a queue, command properties, command handles */
 	assert_int_equal(cb.barrier(b, env->queue, NULL, 0, NULL, NULL, NULL),
 			 CL_INVALID_COMMAND_QUEUE);
+	/* the command-buffer is checked first */
+	assert_int_equal(cb.barrier(NULL, env->queue, NULL, 0, NULL, NULL,
+				    NULL), CL_INVALID_COMMAND_BUFFER_KHR);
 	assert_int_equal(cb.ndrange(b, NULL, props, k, 1, NULL, &global, NULL,
 				    0, NULL, NULL, NULL), CL_INVALID_VALUE);
 	assert_int_equal(cb.ndrange(b, NULL, NULL, k, 1, NULL, &global, NULL,
