@@ -237,11 +237,19 @@ cl_int CL_API_CALL icd_clGetCommandBufferInfoKHR(
 
 /* ---- enqueue ------------------------------------------------------------- */
 
+/* A command that does nothing (empty ranges, profiling's start). */
+static int nothing_run(void *p)
+{
+	(void)p;
+	return 0;
+}
+
+
 cl_int CL_API_CALL icd_clEnqueueCommandBufferKHR(
 	cl_uint num_queues, cl_command_queue *queues, cl_command_buffer_khr cb,
 	cl_uint n, const cl_event *list, cl_event *event)
 {
-	struct accel_fence *fence = NULL;
+	struct accel_fence *fence = NULL, *start = NULL;
 	struct icd_wait w;
 	cl_command_queue q;
 	bool finalized;
@@ -270,15 +278,35 @@ cl_int CL_API_CALL icd_clEnqueueCommandBufferKHR(
 	r = icd_wait_init(q, n, list, &w);
 	if (r != CL_SUCCESS)
 		return r;
-	e = accel_queue_submit_list(q->q, cb->list, w.n, w.fences,
-				    event ? &fence : NULL);
+	/*
+	 * Profiling: the event starts when the first command may, not when
+	 * the last one did: a command that does nothing before the list,
+	 * which the list waits for, gives the times up to the start.
+	 */
+	if (event && (q->props & CL_QUEUE_PROFILING_ENABLE)) {
+		e = accel_queue_host_fn(q->q, nothing_run, NULL, NULL, w.n,
+					w.fences, &start);
+		if (e == 0)
+			e = accel_queue_submit_list(q->q, cb->list, 1, &start,
+						    &fence);
+	} else {
+		e = accel_queue_submit_list(q->q, cb->list, w.n, w.fences,
+					    event ? &fence : NULL);
+	}
 	icd_wait_fini(&w);
+	if (e < 0)
+		accel_fence_unref(start);
 	if (e == -EXDEV)
 		return CL_INCOMPATIBLE_COMMAND_QUEUE_KHR;
 	if (e < 0)
 		return icd_buffer_submit_error(e);
-	return icd_enqueue_done(q, CL_COMMAND_COMMAND_BUFFER_KHR, fence, false,
-				event);
+	r = icd_enqueue_done(q, CL_COMMAND_COMMAND_BUFFER_KHR, fence, false,
+			     event);
+	if (r == CL_SUCCESS && event)
+		(*event)->start = start;
+	else
+		accel_fence_unref(start);
+	return r;
 }
 
 /* ---- recording ----------------------------------------------------------- */
@@ -471,13 +499,6 @@ cl_int CL_API_CALL icd_clCommandFillBufferKHR(
 			r = record_error(e);
 	}
 	return record_end(cb, r, point, sync_point);
-}
-
-/* An empty range: a command that does nothing, yet has a sync point. */
-static int nothing_run(void *p)
-{
-	(void)p;
-	return 0;
 }
 
 cl_int CL_API_CALL icd_clCommandNDRangeKernelKHR(

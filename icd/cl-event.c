@@ -63,6 +63,7 @@ cl_int icd_event_new(cl_command_queue q, cl_command_type type,
 void icd_event_free(cl_event e)
 {
 	accel_fence_unref(e->fence);
+	accel_fence_unref(e->start);
 	if (e->queue)
 		icd_put(e->queue);
 	icd_put(e->ctx);
@@ -212,7 +213,9 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e,
 	if (!e->queue || !e->profiling ||
 	    accel_fence_get_status(e->fence) != 1)
 		return CL_PROFILING_INFO_NOT_AVAILABLE;
-	r = accel_fence_get_time(e->fence, which, &t);
+	r = accel_fence_get_time(e->start && which != ACCEL_FENCE_TIME_ENDED ?
+					 e->start : e->fence,
+				 which, &t);
 	if (r < 0)
 		return CL_PROFILING_INFO_NOT_AVAILABLE;
 	return icd_info_ulong(size, value, size_ret, t);

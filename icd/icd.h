@@ -258,6 +258,12 @@ struct _cl_event {
 	cl_command_queue queue; /* held; NULL for user events */
 	cl_command_type type;
 	struct accel_fence *fence;
+	/*
+	 * Commands of several libaccel commands (command-buffers): a fence
+	 * that signalled when the first could start, for the profiling
+	 * times up to CL_PROFILING_COMMAND_START; NULL: fence's
+	 */
+	struct accel_fence *start;
 	/* user events: CL_SUBMITTED until set, then the status set */
 	atomic_int user_status;
 	bool profiling;
