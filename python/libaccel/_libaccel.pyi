@@ -2,9 +2,11 @@
 """Type stubs of libaccel's extension module (see docs/python.md)."""
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, final
 
-from typing_extensions import Buffer as _BufferLike  # PEP 688
+# any buffer-protocol object (PEP 688's Buffer, which Debian 12's
+# typing tools lack)
+_BufferLike: TypeAlias = Any
 
 _Sizes: TypeAlias = int | Sequence[int]
 _Fd: TypeAlias = int | Any  # an int or an object with fileno()
@@ -54,8 +56,9 @@ def sync_file_wait(fd: _Fd, timeout: float | None = None) -> bool: ...
 def sync_file_merge(fd1: _Fd, fd2: _Fd, name: str | None = None) -> int: ...
 def sync_file_info(fd: _Fd, /) -> dict[str, Any]: ...
 
+@final
 class Context:
-    def __init__(self) -> None: ...
+    def __new__(cls) -> Context: ...
     @property
     def devices(self) -> list[Device]: ...
     @property
@@ -66,6 +69,7 @@ class Context:
     def import_sync_file(self, fd: _Fd, /) -> Fence: ...
     def user_fence(self) -> Fence: ...
 
+@final
 class Device:
     type: int
     caps: int
@@ -102,6 +106,7 @@ class Device:
     present: bool
     context: Context
 
+@final
 class Tensor:
     shape: tuple[int, ...]
     strides: tuple[int, ...]
@@ -114,6 +119,7 @@ class Tensor:
                    copy: bool | None = None) -> Any: ...
     def __dlpack_device__(self) -> tuple[int, int]: ...
 
+@final
 class Buffer:
     def __init__(self, device: Device, size: int, flags: int = 0) -> None: ...
     @classmethod
@@ -135,8 +141,8 @@ class Buffer:
                    dl_device: tuple[int, int] | None = None,
                    copy: bool | None = None) -> Any: ...
     def __dlpack_device__(self) -> tuple[int, int]: ...
-    def __buffer__(self, flags: int, /) -> memoryview: ...
 
+@final
 class Program:
     def __init__(self, device: Device, source: str | bytes,
                  options: str | None = None) -> None: ...
@@ -151,6 +157,7 @@ class Program:
     device: Device
     def kernel(self, name: str, /) -> Kernel: ...
 
+@final
 class Kernel:
     def __init__(self, program: Program, name: str) -> None: ...
     name: str
@@ -160,6 +167,7 @@ class Kernel:
     def set_arg(self, index: int, value: Any, /) -> None: ...
     def set_args(self, *values: Any) -> None: ...
 
+@final
 class Fence:
     status: int
     done: bool
@@ -173,6 +181,7 @@ class Fence:
     def export_sync_file(self) -> int: ...
     def get_time(self, which: int, /) -> int: ...
 
+@final
 class Queue:
     def __init__(self, device: Device, flags: int = 0) -> None: ...
     device: Device

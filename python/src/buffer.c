@@ -432,7 +432,7 @@ static PyType_Slot buffer_slots[] = {
 	{ Py_tp_getset, buffer_getset },
 	{ Py_bf_getbuffer, buffer_getbuffer },
 	{ Py_bf_releasebuffer, buffer_releasebuffer },
-	{ Py_tp_doc, "Buffer(device, size, flags=0): device memory" },
+	{ Py_tp_doc, "Buffer(device, size, flags=0)\n--\n\ndevice memory" },
 	{ 0, NULL },
 };
 

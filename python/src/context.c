@@ -241,7 +241,7 @@ static PyType_Slot context_slots[] = {
 	{ Py_tp_dealloc, context_dealloc },
 	{ Py_tp_methods, context_methods },
 	{ Py_tp_getset, context_getset },
-	{ Py_tp_doc, "Context(): a libaccel context, the root of its devices" },
+	{ Py_tp_doc, "Context()\n--\n\na libaccel context, the root of its devices" },
 	{ 0, NULL },
 };
 

@@ -239,8 +239,8 @@ static PyType_Slot program_slots[] = {
 	{ Py_tp_dealloc, program_dealloc },
 	{ Py_tp_methods, program_methods },
 	{ Py_tp_getset, program_getset },
-	{ Py_tp_doc, "Program(device, source, options=None): OpenCL C built "
-		     "for a device" },
+	{ Py_tp_doc, "Program(device, source, options=None)\n--\n\n"
+		     "OpenCL C built for a device" },
 	{ 0, NULL },
 };
 
@@ -642,7 +642,7 @@ static PyType_Slot kernel_slots[] = {
 	{ Py_tp_dealloc, kernel_dealloc },
 	{ Py_tp_methods, kernel_methods },
 	{ Py_tp_getset, kernel_getset },
-	{ Py_tp_doc, "Kernel(program, name): a kernel and its arguments" },
+	{ Py_tp_doc, "Kernel(program, name)\n--\n\na kernel and its arguments" },
 	{ 0, NULL },
 };
 

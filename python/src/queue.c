@@ -477,7 +477,7 @@ static PyType_Slot queue_slots[] = {
 	{ Py_tp_dealloc, queue_dealloc },
 	{ Py_tp_methods, queue_methods },
 	{ Py_tp_getset, queue_getset },
-	{ Py_tp_doc, "Queue(device, flags=0): a command queue" },
+	{ Py_tp_doc, "Queue(device, flags=0)\n--\n\na command queue" },
 	{ 0, NULL },
 };
 
