@@ -53,6 +53,11 @@ struct entry {
 
 struct accel_cmdlist {
 	atomic_int refcount;
+	/*
+	 * Submissions read recorded launches, accel_cmdlist_update_launch()
+	 * replaces them: readers and the one writer.
+	 */
+	pthread_rwlock_t launch_lock;
 	struct accel_device *dev;      /* reference */
 	uint32_t flags;
 	bool finalized;
@@ -74,6 +79,7 @@ ACCEL_EXPORT int accel_cmdlist_new(struct accel_device *dev, uint32_t flags,
 	if (!l)
 		return -ENOMEM;
 	atomic_init(&l->refcount, 1);
+	pthread_rwlock_init(&l->launch_lock, NULL);
 	l->dev = accel_device_ref(dev);
 	l->flags = flags;
 	*ret = l;
@@ -137,6 +143,7 @@ ACCEL_EXPORT struct accel_cmdlist *accel_cmdlist_unref(struct accel_cmdlist *l)
 		entry_release(&l->e[i]);
 	free(l->e);
 	accel_device_unref(l->dev);
+	pthread_rwlock_destroy(&l->launch_lock);
 	free(l);
 	return NULL;
 }
@@ -253,6 +260,81 @@ ACCEL_EXPORT int accel_cmdlist_launch(struct accel_cmdlist *l,
 fail:
 	add_abort(e);
 	return r;
+}
+
+/* The launch at @point, or NULL. */
+static struct entry *launch_at(struct accel_cmdlist *l, uint32_t point)
+{
+	if (!l || point >= l->n || l->e[point].type != E_LAUNCH)
+		return NULL;
+	return &l->e[point];
+}
+
+ACCEL_EXPORT int accel_cmdlist_get_launch(struct accel_cmdlist *l,
+					  uint32_t point,
+					  struct accel_kernel **ret_kernel,
+					  struct accel_ndrange *ret_range)
+{
+	struct accel_kernel *k = NULL;
+	struct accel_ndrange range;
+	struct entry *e = launch_at(l, point);
+	int r;
+
+	if (!e || !ret_kernel || !ret_range ||
+	    ret_range->struct_size < offsetof(struct accel_ndrange, flags))
+		return -EINVAL;
+	pthread_rwlock_rdlock(&l->launch_lock);
+	r = accel_kernel_clone(e->u.launch.kernel, &k);
+	range = e->u.launch.range;
+	pthread_rwlock_unlock(&l->launch_lock);
+	if (r < 0)
+		return r;
+	*ret_kernel = k;
+	/* the caller's struct may be older (shorter) than ours */
+	range.struct_size = MIN(ret_range->struct_size, (uint32_t)sizeof(range));
+	memcpy(ret_range, &range, range.struct_size);
+	return 0;
+}
+
+ACCEL_EXPORT int accel_cmdlist_update_launch(struct accel_cmdlist *l,
+					     uint32_t point,
+					     struct accel_kernel *kernel,
+					     const struct accel_ndrange *range)
+{
+	struct accel_launch_check c = { .struct_size = sizeof(c) };
+	struct entry *e = launch_at(l, point);
+	struct accel_kernel *clone = NULL, *old;
+	struct accel_ndrange nr;
+	int r;
+
+	if (!e || !kernel || (range && range->struct_size < offsetof(
+					struct accel_ndrange, flags)))
+		return -EINVAL;
+	/* only this call changes the entry: reading it needs no lock */
+	old = e->u.launch.kernel;
+	if (kernel->prog != old->prog || kernel->def != old->def)
+		return -EINVAL;
+	nr = e->u.launch.range;
+	if (range) {
+		memset(&nr, 0, sizeof(nr));
+		memcpy(&nr, range,
+		       MIN((size_t)range->struct_size, sizeof(nr)));
+		nr.struct_size = sizeof(nr);
+	}
+	r = accel_kernel_check_launch(kernel, &nr, &c);
+	if (r == 0)
+		r = c.error;
+	if (r == 0)
+		r = accel_kernel_clone(kernel, &clone);
+	if (r < 0)
+		return r;
+	pthread_rwlock_wrlock(&l->launch_lock);
+	e->u.launch.kernel = clone;
+	e->u.launch.range = nr;
+	pthread_rwlock_unlock(&l->launch_lock);
+	/* submitted launches hold the kernel they were given */
+	accel_kernel_unref(old);
+	return 0;
 }
 
 ACCEL_EXPORT int accel_cmdlist_copy(struct accel_cmdlist *l,
@@ -522,8 +604,12 @@ ACCEL_EXPORT int accel_queue_submit_list(struct accel_queue *queue,
 	if (list->n == 0)
 		return submit_entry(queue, &(struct entry){ .type = E_BARRIER },
 				    n_wait, wait, ret_fence);
+	pthread_rwlock_rdlock(&list->launch_lock);
 	if (!(list->flags & ACCEL_CMDLIST_OUT_OF_ORDER) &&
 	    !(accel_queue_get_flags(queue) & ACCEL_QUEUE_OUT_OF_ORDER))
-		return submit_chained(queue, list, n_wait, wait, ret_fence);
-	return submit_graph(queue, list, n_wait, wait, ret_fence);
+		r = submit_chained(queue, list, n_wait, wait, ret_fence);
+	else
+		r = submit_graph(queue, list, n_wait, wait, ret_fence);
+	pthread_rwlock_unlock(&list->launch_lock);
+	return r;
 }

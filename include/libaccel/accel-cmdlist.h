@@ -145,6 +145,44 @@ int accel_cmdlist_host_fn(struct accel_cmdlist *list, accel_host_fn fn,
 			  uint32_t *ret_point);
 
 /**
+ * What the launch recorded at @p point does now: a new clone of its
+ * kernel, with the arguments recorded (or set by the last
+ * accel_cmdlist_update_launch()), which the caller owns and may change,
+ * and its range.
+ * @param[out] ret_kernel the clone
+ * @param[out] ret_range the range; its struct_size says how much of it the
+ *        caller has (at least up to flags), the rest is left alone
+ * @return 0, -EINVAL (NULL argument, @p point not a launch of the list, a
+ *         range struct too small), -ENOMEM
+ */
+int accel_cmdlist_get_launch(struct accel_cmdlist *list, uint32_t point,
+			     struct accel_kernel **ret_kernel,
+			     struct accel_ndrange *ret_range);
+
+/**
+ * Change a recorded launch: submissions from now on launch @p kernel with
+ * the arguments it has now (cloned, as at recording) over @p range (NULL:
+ * the range recorded), checked as accel_cmdlist_launch() checks. The
+ * kernel must be of the program and function recorded at @p point (as a
+ * clone from accel_cmdlist_get_launch() is). The list may be finalized;
+ * submissions made before keep the launch they had. On failure the
+ * recorded launch is unchanged. OpenCL's
+ * cl_khr_command_buffer_mutable_dispatch.
+ *
+ * Thread-safety: may run while other threads submit the list (each
+ * submission sees the launch before or after the change, whole), not
+ * concurrently with recording calls or another change of the list.
+ *
+ * @return 0, -EINVAL (NULL list or kernel, @p point not a launch of the
+ *         list, another program or function), the errors of
+ *         accel_queue_launch() for the kernel and range (-EINVAL, -ENOEXEC,
+ *         -EACCES, -E2BIG, -EOVERFLOW), -ENOMEM
+ */
+int accel_cmdlist_update_launch(struct accel_cmdlist *list, uint32_t point,
+				struct accel_kernel *kernel,
+				const struct accel_ndrange *range);
+
+/**
  * End recording: the list can now be submitted, and no longer recorded
  * into.
  * @return 0, -EINVAL (NULL list), -EBUSY (finalized already)

@@ -3,7 +3,8 @@
  * Command lists: recorded commands (arguments frozen at recording),
  * in-order and out-of-order lists on in-order and out-of-order queues,
  * wait lists, errors, lists that outlive their submission, concurrent
- * submissions of one list, host functions.
+ * submissions of one list, host functions, launches changed after
+ * recording.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -467,6 +468,160 @@ static void test_host_fn(void **state)
 	accel_buffer_unref(buf);
 }
 
+/* fill 0, then add_u32(buf, v) over the range: the list of point 1. */
+static struct accel_cmdlist *record_fill_add(struct test_env *env,
+					     struct accel_buffer *buf,
+					     uint32_t v)
+{
+	struct accel_ndrange r = test_ndrange(1, N, 1, 1, 0, 0, 0);
+	struct accel_cmdlist *l = list_new(env, 0);
+	struct accel_kernel *k = add_kernel(env, buf, v);
+	uint32_t zero = 0, p;
+
+	assert_int_equal(accel_cmdlist_fill(l, buf, 0, N * 4, &zero, 4, 0,
+					    NULL, &p), 0);
+	assert_int_equal(accel_cmdlist_launch(l, k, &r, 1, &p, &p), 0);
+	assert_int_equal(p, 1);
+	accel_kernel_unref(k);
+	return l;
+}
+
+static void submit_wait(struct test_env *env, struct accel_cmdlist *l)
+{
+	struct accel_fence *f = NULL;
+
+	assert_int_equal(accel_queue_submit_list(env->queue, l, 0, NULL, &f),
+			 0);
+	assert_int_equal(test_wait_unref(f), 0);
+}
+
+/* Count the words equal to @v in the first @n of @buf. */
+static uint32_t count_equal(struct test_env *env, struct accel_buffer *buf,
+			    uint32_t n, uint32_t v)
+{
+	uint32_t *got = malloc(N * sizeof(*got)), c = 0;
+
+	assert_non_null(got);
+	test_read(env, buf, 0, N * sizeof(*got), got);
+	for (uint32_t i = 0; i < n; i++)
+		c += got[i] == v;
+	free(got);
+	return c;
+}
+
+/*
+ * A recorded launch read back and changed: new arguments, a new range,
+ * refused changes that leave it alone, a pending submission that keeps
+ * the launch it was given.
+ */
+static void test_update_launch(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_buffer *buf = test_buffer_new(env, N * 4);
+	struct accel_cmdlist *l = record_fill_add(env, buf, 1);
+	struct accel_ndrange got = { .struct_size = sizeof(got) };
+	struct accel_ndrange half = test_ndrange(1, N / 2, 1, 1, 0, 0, 0);
+	struct accel_ndrange bad = test_ndrange(1, N, 1, 1, 0, 0, 0);
+	struct accel_kernel *k = NULL, *other = test_kernel_new(env, "noop_args");
+	struct accel_fence *gate = test_user_fence(env), *f = NULL;
+
+	assert_int_equal(accel_cmdlist_finalize(l), 0);
+	submit_wait(env, l);
+	expect_all(env, buf, 1);
+
+	assert_int_equal(accel_cmdlist_get_launch(l, 0, &k, &got), -EINVAL);
+	assert_int_equal(accel_cmdlist_get_launch(l, 2, &k, &got), -EINVAL);
+	assert_null(k);
+	assert_int_equal(accel_cmdlist_get_launch(l, 1, &k, &got), 0);
+	assert_non_null(k);
+	assert_int_equal(got.work_dim, 1);
+	assert_int_equal(got.global_size[0], N);
+
+	set_value(k, 5);
+	assert_int_equal(accel_cmdlist_update_launch(l, 1, k, NULL), 0);
+	set_value(k, 6);   /* the list took a clone */
+	submit_wait(env, l);
+	expect_all(env, buf, 5);
+
+	assert_int_equal(accel_cmdlist_update_launch(l, 1, k, &half), 0);
+	submit_wait(env, l);
+	assert_int_equal(count_equal(env, buf, N / 2, 6), N / 2);
+	assert_int_equal(count_equal(env, buf, N, 0), N / 2);
+
+	/* refused: another function, a fill, a bad range; nothing changes */
+	assert_int_equal(accel_cmdlist_update_launch(l, 1, other, NULL),
+			 -EINVAL);
+	assert_int_equal(accel_cmdlist_update_launch(l, 0, k, NULL), -EINVAL);
+	assert_int_equal(accel_cmdlist_update_launch(NULL, 1, k, NULL),
+			 -EINVAL);
+	bad.work_dim = 0;
+	assert_true(accel_cmdlist_update_launch(l, 1, k, &bad) < 0);
+	submit_wait(env, l);
+	assert_int_equal(count_equal(env, buf, N / 2, 6), N / 2);
+
+	/* a pending submission keeps its launch; the next one sees 7 */
+	assert_int_equal(accel_queue_submit_list(env->queue, l, 1, &gate, &f),
+			 0);
+	set_value(k, 7);
+	assert_int_equal(accel_cmdlist_update_launch(l, 1, k, NULL), 0);
+	assert_int_equal(accel_fence_signal(gate, 0), 0);
+	assert_int_equal(test_wait_unref(f), 0);
+	assert_int_equal(count_equal(env, buf, N / 2, 6), N / 2);
+	submit_wait(env, l);
+	assert_int_equal(count_equal(env, buf, N / 2, 7), N / 2);
+
+	accel_fence_unref(gate);
+	accel_kernel_unref(other);
+	accel_kernel_unref(k);
+	accel_cmdlist_unref(l);
+	accel_buffer_unref(buf);
+}
+
+struct updater {
+	struct accel_cmdlist *list;
+	struct accel_kernel *k;
+	int status;
+};
+
+static void *update_many(void *arg)
+{
+	struct updater *u = arg;
+
+	for (uint32_t v = 1; v <= 100 && u->status == 0; v++) {
+		u->status = accel_kernel_set_arg_value(u->k, 1, 4, &v);
+		if (u->status == 0)
+			u->status = accel_cmdlist_update_launch(u->list, 1,
+								u->k, NULL);
+	}
+	return NULL;
+}
+
+/* Changes while another thread submits: each submission is whole. */
+static void test_update_while_submitting(void **state)
+{
+	struct test_env *env = *state;
+	struct accel_buffer *buf = test_buffer_new(env, N * 4);
+	struct accel_cmdlist *l = record_fill_add(env, buf, 1);
+	struct accel_ndrange r = { .struct_size = sizeof(r) };
+	struct updater u = { .list = l };
+	pthread_t t;
+
+	assert_int_equal(accel_cmdlist_finalize(l), 0);
+	assert_int_equal(accel_cmdlist_get_launch(l, 1, &u.k, &r), 0);
+	assert_int_equal(pthread_create(&t, NULL, update_many, &u), 0);
+	for (int i = 0; i < 50; i++)
+		assert_int_equal(accel_queue_submit_list(env->queue, l, 0,
+							 NULL, NULL), 0);
+	pthread_join(t, NULL);
+	assert_int_equal(u.status, 0);
+	assert_int_equal(accel_queue_finish(env->queue), 0);
+	submit_wait(env, l);
+	expect_all(env, buf, 100);
+	accel_kernel_unref(u.k);
+	accel_cmdlist_unref(l);
+	accel_buffer_unref(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -492,6 +647,12 @@ int main(void)
 						test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_host_fn, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_update_launch,
+						test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_update_while_submitting,
+						test_env_setup,
 						test_env_teardown),
 	};
 
