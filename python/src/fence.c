@@ -338,6 +338,24 @@ static PyObject *sync_file_info(PyObject *m, PyObject *fdobj)
 			     (int)info.status, "n_fences", info.n_fences);
 }
 
+static PyObject *sync_file_set_deadline(PyObject *m, PyObject *args)
+{
+	PyObject *fdobj;
+	uint64_t deadline;
+	int fd, r;
+
+	if (!PyArg_ParseTuple(args, "OO&:sync_file_set_deadline", &fdobj,
+			      pa_u64, &deadline))
+		return NULL;
+	fd = PyObject_AsFileDescriptor(fdobj);
+	if (fd < 0)
+		return NULL;
+	r = accel_sync_file_set_deadline(fd, deadline);
+	if (r < 0)
+		return sf_raise(m, r, "accel_sync_file_set_deadline");
+	Py_RETURN_NONE;
+}
+
 PyMethodDef pa_sync_file_methods[] = {
 	{ "sync_file_wait", (PyCFunction)(void (*)(void))sync_file_wait,
 	  METH_VARARGS | METH_KEYWORDS,
@@ -349,5 +367,8 @@ PyMethodDef pa_sync_file_methods[] = {
 	  "signalled when both are, owned by the caller" },
 	{ "sync_file_info", sync_file_info, METH_O,
 	  "sync_file_info(fd) -> dict: name, status, n_fences" },
+	{ "sync_file_set_deadline", sync_file_set_deadline, METH_VARARGS,
+	  "sync_file_set_deadline(fd, deadline_ns): when the result is "
+	  "needed (CLOCK_MONOTONIC ns; a hint, EOPNOTSUPP before Linux 6.5)" },
 	{ NULL, NULL, 0, NULL },
 };

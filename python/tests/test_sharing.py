@@ -5,6 +5,7 @@ kernel tier (no udmabuf, no kernel fences) the cases that need them skip."""
 
 import errno
 import os
+import time
 
 import numpy as np
 import pytest
@@ -58,6 +59,10 @@ def test_sync_file_round_trip(ctx, dev, queue):
         imp = ctx.import_sync_file(sf)
         merged = libaccel.sync_file_merge(sf, sf, "both")
         os.close(merged)
+        try:
+            libaccel.sync_file_set_deadline(sf, time.monotonic_ns())
+        except libaccel.Error as e:
+            assert e.errno == errno.EOPNOTSUPP  # before Linux 6.5
     finally:
         os.close(sf)
     assert imp.wait(5) is True
@@ -74,3 +79,20 @@ def test_sync_file_export_fd_count(ctx):
         skip_unsupported(e, "Fence.export_sync_file")
     os.close(fd)
     assert open_fds() == n
+
+
+def test_sync_file_helpers_refuse_other_fds():
+    r, w = os.pipe()
+    try:
+        for call in (lambda: libaccel.sync_file_wait(r, 0),
+                     lambda: libaccel.sync_file_info(r),
+                     lambda: libaccel.sync_file_merge(r, r),
+                     lambda: libaccel.sync_file_set_deadline(r, 0)):
+            with pytest.raises(libaccel.Error) as e:
+                call()
+            assert e.value.errno == errno.EINVAL
+    finally:
+        os.close(r)
+        os.close(w)
+    with pytest.raises(OverflowError):
+        libaccel.sync_file_set_deadline(0, -1)
