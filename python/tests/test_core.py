@@ -277,3 +277,26 @@ def test_submission_keeps_objects_alive(ctx, dev, queue):
     uf.signal()
     f.wait()
     assert settle(lambda: sys.getrefcount(host) == before)
+
+
+def test_buffer_name_repr_hash(ctx, dev):
+    b = libaccel.Buffer(dev, 64)
+    b.set_name("weights")
+    with pytest.raises(libaccel.Error) as e:
+        b.set_name("x" * 40)
+    assert e.value.errno == errno.ENAMETOOLONG
+    with pytest.raises(libaccel.Error) as e:
+        b.sub(0, 16).set_name("sub")
+    assert e.value.errno == errno.EINVAL
+    assert dev.name in repr(dev)
+    assert hash(dev) == hash(ctx.cpu_device) and dev == ctx.cpu_device
+    assert dev != ctx and (dev == 1) is False
+
+
+def test_import_argument_errors(ctx):
+    with pytest.raises(TypeError):
+        ctx.import_dmabuf(0, device="cpu")
+    with pytest.raises(TypeError):
+        ctx.import_dmabuf("fd")
+    with pytest.raises(OverflowError):
+        ctx.import_dmabuf(0, flags=-1)

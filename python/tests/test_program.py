@@ -162,3 +162,20 @@ def test_kernel_keeps_host_argument(program, queue):
     assert sys.getrefcount(x) == before + 1  # the wrapping Buffer's export
     k.set_arg(0, None)
     assert sys.getrefcount(x) == before
+
+
+def test_tensor_arguments(program, dev, queue):
+    k = program.kernel("scale")
+    b = libaccel.Buffer(dev, 64)
+    np.asarray(b).view(np.float32)[:] = 1
+    k.set_args(b.as_tensor("float32", (16,)), 4.0, 16)
+    queue.launch(k, 16).wait()
+    assert (np.asarray(b).view(np.float32) == 4).all()
+    with pytest.raises(ValueError):
+        k.set_arg(0, b.as_tensor("float32", (4,), offset=16))
+    with pytest.raises(TypeError):
+        libaccel.Program.from_built_in(dev, [1, 2])
+    with pytest.raises(TypeError):
+        libaccel.Program("device", SOURCE)
+    with pytest.raises(TypeError):
+        libaccel.Kernel("program", "scale")
