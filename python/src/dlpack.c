@@ -356,6 +356,107 @@ static PyObject *tensor_buffer(PyObject *o, void *c)
 	return Py_NewRef(((struct pa_tensor *)o)->buffer);
 }
 
+/*
+ * Buffer protocol of a Tensor: the whole buffer mapped while the view
+ * lives (as for Buffer), typed by the tensor's dtype, shape and strides.
+ */
+struct tensor_view {
+	void *map;
+	Py_ssize_t shape[32], strides[32];
+};
+
+static const char *tensor_format(const struct pa_tensor *t)
+{
+	static const struct {
+		uint8_t code, bits;
+		const char *fmt;
+	} f[] = {
+		{ kDLBool, 8, "?" },   { kDLInt, 8, "b" },
+		{ kDLInt, 16, "h" },   { kDLInt, 32, "i" },
+		{ kDLInt, 64, "q" },   { kDLUInt, 8, "B" },
+		{ kDLUInt, 16, "H" },  { kDLUInt, 32, "I" },
+		{ kDLUInt, 64, "Q" },  { kDLFloat, 16, "e" },
+		{ kDLFloat, 32, "f" }, { kDLFloat, 64, "d" },
+		{ kDLComplex, 64, "Zf" }, { kDLComplex, 128, "Zd" },
+	};
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (f[i].code == t->code && f[i].bits == t->bits &&
+		    t->lanes == 1)
+			return f[i].fmt;
+	return NULL;
+}
+
+static int tensor_getbuffer(PyObject *o, Py_buffer *view, int flags)
+{
+	struct pa_tensor *t = (struct pa_tensor *)o;
+	struct pa_buffer *b = (struct pa_buffer *)t->buffer;
+	uint32_t bflags = accel_buffer_get_flags(b->buf);
+	bool readonly = bflags & ACCEL_BUFFER_HOST_READ_ONLY;
+	const char *fmt = tensor_format(t);
+	Py_ssize_t itemsize = (Py_ssize_t)t->bits / 8 * t->lanes;
+	struct tensor_view *tv;
+	int r;
+
+	view->obj = NULL;
+	if (!fmt) {
+		PyErr_Format(PyExc_BufferError,
+			     "no buffer-protocol format for %s",
+			     dtype_name(t->code, t->bits));
+		return -1;
+	}
+	if (readonly && (flags & PyBUF_WRITABLE)) {
+		PyErr_SetString(PyExc_BufferError, "buffer is host read-only");
+		return -1;
+	}
+	if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES) {
+		PyErr_SetString(PyExc_BufferError,
+				"a Tensor is exported with strides only");
+		return -1;
+	}
+	tv = PyMem_Calloc(1, sizeof(*tv));
+	if (!tv) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	/* as_tensor() checked that the tensor lies within the buffer */
+	r = accel_buffer_map(b->buf, 0, accel_buffer_get_size(b->buf),
+			     readonly ? ACCEL_MAP_READ :
+					ACCEL_MAP_READ | ACCEL_MAP_WRITE,
+			     &tv->map);
+	if (r < 0) {
+		PyMem_Free(tv);
+		pa_raise(pa_state_of(o), r, "accel_buffer_map");
+		return -1;
+	}
+	view->len = itemsize;
+	for (int i = 0; i < t->ndim; i++) {
+		tv->shape[i] = (Py_ssize_t)t->shape[i];
+		tv->strides[i] = (Py_ssize_t)t->strides[i] * itemsize;
+		view->len *= tv->shape[i];
+	}
+	view->buf = (char *)tv->map + t->offset;
+	view->obj = Py_NewRef(o);
+	view->readonly = readonly;
+	view->itemsize = itemsize;
+	view->format = (flags & PyBUF_FORMAT) ? (char *)fmt : NULL;
+	view->ndim = t->ndim;
+	view->shape = tv->shape;
+	view->strides = tv->strides;
+	view->suboffsets = NULL;
+	view->internal = tv;
+	return 0;
+}
+
+static void tensor_releasebuffer(PyObject *o, Py_buffer *view)
+{
+	struct tensor_view *tv = view->internal;
+
+	accel_buffer_unmap(((struct pa_buffer *)((struct pa_tensor *)o)
+				    ->buffer)->buf, tv->map);
+	PyMem_Free(tv);
+}
+
 static PyMethodDef tensor_methods[] = {
 	{ "__dlpack__", (PyCFunction)(void (*)(void))tensor_dlpack,
 	  METH_VARARGS | METH_KEYWORDS,
@@ -379,6 +480,8 @@ static PyType_Slot tensor_slots[] = {
 	{ Py_tp_dealloc, tensor_dealloc },
 	{ Py_tp_methods, tensor_methods },
 	{ Py_tp_getset, tensor_getset },
+	{ Py_bf_getbuffer, tensor_getbuffer },
+	{ Py_bf_releasebuffer, tensor_releasebuffer },
 	{ Py_tp_doc, "A typed view of a Buffer for DLPack consumers "
 		     "(Buffer.as_tensor())." },
 	{ 0, NULL },

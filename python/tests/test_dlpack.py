@@ -183,3 +183,25 @@ def test_round_trip_keeps_everything_alive(dev):
         m[0] = 5
     with memoryview(b) as m:
         assert m[0] == 5
+
+
+def test_tensor_buffer_protocol(dev):
+    b = libaccel.Buffer(dev, 4 * 24)
+    t = b.as_tensor("float32", (4, 3), strides=(6, 2), offset=4)
+    before = sys.getrefcount(t)
+    a = np.asarray(t)  # typed and writable, unlike NumPy 1.x from_dlpack
+    assert sys.getrefcount(t) == before + 1  # the view's exporter
+    assert a.shape == (4, 3) and a.strides == (24, 8)
+    assert a.dtype == np.float32 and a.flags.writeable
+    a[:] = 1
+    assert np.asarray(b).view(np.float32).tolist() == [0, 1] * 12
+    assert addr(a) == addr(np.from_dlpack(t))
+    with memoryview(t) as m:
+        assert m.format == "f" and m.shape == (4, 3)
+    del a
+    assert sys.getrefcount(t) == before
+    with pytest.raises(BufferError):
+        memoryview(b.as_tensor("bfloat16", (2,)))
+    ro = libaccel.Buffer(dev, 8, libaccel.BUFFER_HOST_READ_ONLY)
+    r = np.asarray(ro.as_tensor(np.int32, (2,)))
+    assert not r.flags.writeable
