@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: MIT
 #
 # Build and run every test tier, then print one summary line per part:
-#   plain   build/       all tests (ctest -j2)
+#   plain   build/       all tests (ctest -j2), with the Debian package build
+#                        (label packaging; as root it also installs and
+#                        purges the packages: ACCEL_TEST_INSTALL_PACKAGES)
 #   v2..v4  build/       per x86-64 level this CPU runs: tests labelled
 #                        compiler or tier, ACCEL_CPU_TARGET=x86-64-vN; a
 #                        level it cannot run: accelc-targets, and the
 #                        compiler-* corpus built for it (CT_BUILD_TARGET)
-#   asan    build-asan/  ASan+UBSan (+LeakSanitizer), all but labels abi, bench
+#   asan    build-asan/  ASan+UBSan (+LeakSanitizer), all but labels abi, bench,
+#                        packaging
 #   tsan    build-tsan/  TSan, tests labelled `threads`
 #   fuzz    build-fuzz/  libFuzzer (clang-16): ICD, C API, binary container,
 #                        bounded (tests/fuzz/run-fuzzers.sh)
@@ -192,9 +195,19 @@ else
 		-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g")
 fi
 start=$SECONDS
+# The packaging test (tests/packaging/) installs the packages it built and
+# purges them again when ACCEL_TEST_INSTALL_PACKAGES=1 and it runs as root,
+# as CI does on its throwaway machine; so as root by default here (the
+# test leaves alone a machine where libaccel is installed already).
+# ACCEL_TEST_INSTALL_PACKAGES=0 keeps it to the extracted packages.
+if [ "$(id -u)" -eq 0 ]; then
+	install_packages=${ACCEL_TEST_INSTALL_PACKAGES:-1}
+else
+	install_packages=${ACCEL_TEST_INSTALL_PACKAGES:-0}
+fi
 if configure_build build "${plain_args[@]}"; then
 	wrapper=()
-	run_ctest plain build
+	ACCEL_TEST_INSTALL_PACKAGES=$install_packages run_ctest plain build
 else
 	record plain FAIL "build failed ($((SECONDS - start))s)"
 fi
@@ -245,7 +258,7 @@ else
 	ACCEL_COMPILE_TIMEOUT_MS="${ACCEL_COMPILE_TIMEOUT_MS:-180000}" \
 	ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
 	UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
-		run_ctest asan build-asan -LE '^(abi|bench)$'
+		run_ctest asan build-asan -LE '^(abi|bench|packaging)$'
 fi
 restore_rnd_bits
 
