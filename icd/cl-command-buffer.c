@@ -25,8 +25,8 @@
 
 /* Queue properties an enqueue may use, and those it needs. */
 #define SUPPORTED_QUEUE_PROPS                                                  \
-	((cl_command_queue_properties)(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | \
-				       CL_QUEUE_PROFILING_ENABLE))
+	((cl_command_queue_properties)CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | \
+	 CL_QUEUE_PROFILING_ENABLE)
 #define REQUIRED_QUEUE_PROPS ((cl_command_queue_properties)0)
 
 struct _cl_command_buffer_khr {
@@ -64,8 +64,9 @@ cl_int icd_command_buffer_device_info(cl_device_id d, cl_device_info param,
 	switch (param) {
 	case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
 		/* printf output comes when a launch completes, listed or not */
-		return icd_info_ulong(size, value, size_ret,
-				      CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR);
+		return icd_info_ulong(
+			size, value, size_ret,
+			CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR);
 	case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
 		return icd_info_ulong(size, value, size_ret,
 				      SUPPORTED_QUEUE_PROPS);
@@ -111,6 +112,7 @@ cl_command_buffer_khr CL_API_CALL icd_clCreateCommandBufferKHR(
 	cl_command_buffer_khr cb;
 	cl_command_queue q;
 	size_t n_props;
+	bool ooo;
 	cl_int r;
 	int e;
 
@@ -140,10 +142,9 @@ cl_command_buffer_khr CL_API_CALL icd_clCreateCommandBufferKHR(
 		memcpy(cb->props, properties, n_props * sizeof(*cb->props));
 		cb->n_props = n_props;
 	}
+	ooo = q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
 	e = accel_cmdlist_new(accel_queue_get_device(q->q),
-			      q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE ?
-				      ACCEL_CMDLIST_OUT_OF_ORDER : 0,
-			      &cb->list);
+			      ooo ? ACCEL_CMDLIST_OUT_OF_ORDER : 0, &cb->list);
 	if (e < 0) {
 		free(cb->props);
 		free(cb);
@@ -219,10 +220,10 @@ cl_int CL_API_CALL icd_clGetCommandBufferInfoKHR(
 		pthread_mutex_lock(&cb->lock);
 		finalized = cb->finalized;
 		pthread_mutex_unlock(&cb->lock);
-		return icd_info_uint(size, value, size_ret,
-				     finalized ?
-					     CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR :
-					     CL_COMMAND_BUFFER_STATE_RECORDING_KHR);
+		/* no pending state at 0.9.8 */
+		return icd_info_uint(size, value, size_ret, finalized ?
+				     CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR :
+				     CL_COMMAND_BUFFER_STATE_RECORDING_KHR);
 	case CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR:
 		/* as given; nothing for NULL properties */
 		return icd_info(size, value, size_ret, cb->props,
@@ -535,7 +536,7 @@ cl_int CL_API_CALL icd_clCommandNDRangeKernelKHR(
 	return record_end(cb, r, point, sync_point);
 }
 
-/* ---- SVM ------------------------------------------------------------------ */
+/* ---- SVM --------------------------------------------------------------- */
 
 struct svm_copy {
 	void *dst;
@@ -660,7 +661,7 @@ cl_int CL_API_CALL icd_clCommandSVMMemFillKHR(
 	return record_end(cb, r, point, sync_point);
 }
 
-/* ---- images ---------------------------------------------------------------- */
+/* ---- images ------------------------------------------------------------ */
 
 /*
  * No device has images (CL_DEVICE_IMAGE_SUPPORT is false): after the

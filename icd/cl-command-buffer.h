@@ -86,7 +86,8 @@ typedef cl_properties icd_command_properties_khr;
 
 cl_command_buffer_khr CL_API_CALL icd_clCreateCommandBufferKHR(
 	cl_uint num_queues, const cl_command_queue *queues,
-	const cl_command_buffer_properties_khr *properties, cl_int *errcode_ret);
+	const cl_command_buffer_properties_khr *properties,
+	cl_int *errcode_ret);
 cl_int CL_API_CALL icd_clFinalizeCommandBufferKHR(cl_command_buffer_khr cb);
 cl_int CL_API_CALL icd_clRetainCommandBufferKHR(cl_command_buffer_khr cb);
 cl_int CL_API_CALL icd_clReleaseCommandBufferKHR(cl_command_buffer_khr cb);

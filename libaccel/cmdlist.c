@@ -291,7 +291,8 @@ ACCEL_EXPORT int accel_cmdlist_get_launch(struct accel_cmdlist *l,
 		return r;
 	*ret_kernel = k;
 	/* the caller's struct may be older (shorter) than ours */
-	range.struct_size = MIN(ret_range->struct_size, (uint32_t)sizeof(range));
+	range.struct_size = MIN(ret_range->struct_size,
+				(uint32_t)sizeof(range));
 	memcpy(ret_range, &range, range.struct_size);
 	return 0;
 }

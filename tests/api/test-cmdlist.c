@@ -522,7 +522,8 @@ static void test_update_launch(void **state)
 	struct accel_ndrange got = { .struct_size = sizeof(got) };
 	struct accel_ndrange half = test_ndrange(1, N / 2, 1, 1, 0, 0, 0);
 	struct accel_ndrange bad = test_ndrange(1, N, 1, 1, 0, 0, 0);
-	struct accel_kernel *k = NULL, *other = test_kernel_new(env, "noop_args");
+	struct accel_kernel *other = test_kernel_new(env, "noop_args");
+	struct accel_kernel *k = NULL;
 	struct accel_fence *gate = test_user_fence(env), *f = NULL;
 
 	assert_int_equal(accel_cmdlist_finalize(l), 0);

@@ -5,7 +5,8 @@
  * entry point and its errors, replays with their results checked, sync
  * points and barriers on out-of-order command-buffers, substitute queues,
  * wait lists, the returned event (type, profiling), a command-buffer
- * released while its enqueue waits, and the SVM commands.
+ * released while its enqueue waits, the SVM commands, and sizes that
+ * wrap size_t.
  *
  * The functions come from clGetExtensionFunctionAddressForPlatform with
  * the 0.9.8 signatures, declared here: Debian 12's headers have older ones.
@@ -72,9 +73,10 @@ static void load(struct icd_env *env)
 {
 #define GET(field, name)                                                       \
 	do {                                                                   \
-		*(void **)&cb.field = clGetExtensionFunctionAddressForPlatform( \
+		void *fn = clGetExtensionFunctionAddressForPlatform(           \
 			env->platform, name);                                  \
-		assert_non_null(cb.field);                                     \
+		assert_non_null(fn);                                           \
+		memcpy(&cb.field, &fn, sizeof(fn));                            \
 	} while (0)
 	GET(create, "clCreateCommandBufferKHR");
 	GET(finalize, "clFinalizeCommandBufferKHR");
@@ -96,7 +98,9 @@ static void load(struct icd_env *env)
 static cl_mem buffer(struct icd_env *env, size_t size)
 {
 	cl_int err = CL_SUCCESS;
-	cl_mem m = clCreateBuffer(env->ctx, CL_MEM_READ_WRITE, size, NULL, &err);
+	cl_mem m;
+
+	m = clCreateBuffer(env->ctx, CL_MEM_READ_WRITE, size, NULL, &err);
 
 	CL_OK(err);
 	return m;
@@ -180,9 +184,9 @@ static void test_device_queries(void **state)
 			      CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR,
 			      sizeof(caps), &caps, NULL));
 	assert_int_equal(caps, CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR);
-	CL_OK(clGetDeviceInfo(env->device,
-			      CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR,
-			      sizeof(props), &props, NULL));
+	/* CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR */
+	CL_OK(clGetDeviceInfo(env->device, 0x12AA, sizeof(props), &props,
+			      NULL));
 	assert_int_equal(props, 0);
 	/* CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR (0.9.6) */
 	CL_OK(clGetDeviceInfo(env->device, 0x129A, sizeof(props), &props,
@@ -198,7 +202,8 @@ static void test_create_and_info(void **state)
 		CL_COMMAND_BUFFER_FLAGS_KHR, 0, 0
 	}, got[3] = { 0 };
 	cl_command_buffer_properties_khr twice[] = {
-		CL_COMMAND_BUFFER_FLAGS_KHR, 0, CL_COMMAND_BUFFER_FLAGS_KHR, 0, 0
+		CL_COMMAND_BUFFER_FLAGS_KHR, 0,
+		CL_COMMAND_BUFFER_FLAGS_KHR, 0, 0
 	};
 	cl_command_buffer_properties_khr simultaneous[] = {
 		CL_COMMAND_BUFFER_FLAGS_KHR,
@@ -677,6 +682,61 @@ static void test_svm(void **state)
 	clSVMFree(env->ctx, x);
 }
 
+/* Offsets, sizes and pitches that wrap size_t are refused, not recorded. */
+static void test_hostile_sizes(void **state)
+{
+	struct icd_env *env = *state;
+	cl_mem buf = buffer(env, N * 4);
+	size_t big = SIZE_MAX - 3, origin[3] = { 0 };
+	size_t far[3] = { SIZE_MAX, 0, 0 };
+	size_t row1[3] = { 0, 1, 0 };
+	size_t region[3] = { 4, SIZE_MAX / 2, 3 }, one[3] = { 4, 1, 1 };
+	size_t global[2] = { 16, SIZE_MAX }, offset[2] = { 0, 2 };
+	cl_program prog;
+	cl_kernel k = add_kernel(env, &prog, buf, 1);
+	cl_command_buffer_khr b;
+	cl_int zero = 0;
+	char host[16];
+
+	load(env);
+	b = create(env->queue);
+	assert_int_equal(cb.copy(b, NULL, NULL, buf, buf, SIZE_MAX, 0, 8, 0,
+				 NULL, NULL, NULL), CL_INVALID_VALUE);
+	assert_int_equal(cb.copy(b, NULL, NULL, buf, buf, 0, 64, big, 0, NULL,
+				 NULL, NULL), CL_INVALID_VALUE);
+	assert_int_equal(cb.fill(b, NULL, NULL, buf, &zero, 4, 4, big - 3, 0,
+				 NULL, NULL, NULL), CL_INVALID_VALUE);
+	assert_int_equal(cb.copy_rect(b, NULL, NULL, buf, buf, origin, origin,
+				      region, 0, 0, 0, 0, 0, NULL, NULL, NULL),
+			 CL_INVALID_VALUE);
+	assert_int_equal(cb.copy_rect(b, NULL, NULL, buf, buf, far, origin,
+				      one, 0, 0, 0, 0, 0, NULL, NULL, NULL),
+			 CL_INVALID_VALUE);
+	/* the second row starts SIZE_MAX bytes in */
+	assert_int_equal(cb.copy_rect(b, NULL, NULL, buf, buf, row1, origin,
+				      one, SIZE_MAX, 0, SIZE_MAX, 0, 0, NULL,
+				      NULL, NULL), CL_INVALID_VALUE);
+	assert_true(cb.ndrange(b, NULL, NULL, k, 2, offset, global, NULL, 0,
+			       NULL, NULL, NULL) != CL_SUCCESS);
+	if (cb.svm_memcpy(b, NULL, NULL, host, host, 0, 0, NULL, NULL, NULL) !=
+	    CL_INVALID_OPERATION) {
+		assert_int_equal(cb.svm_memcpy(b, NULL, NULL, host + 8, host,
+					       SIZE_MAX - 1, 0, NULL, NULL,
+					       NULL), CL_INVALID_VALUE);
+		assert_int_equal(cb.svm_fill(b, NULL, NULL, host, &zero, 4,
+					     SIZE_MAX - 3, 0, NULL, NULL,
+					     NULL), CL_INVALID_VALUE);
+	}
+	/* nothing was recorded but the empty SVM copy, if any */
+	CL_OK(cb.finalize(b));
+	CL_OK(cb.enqueue(0, NULL, b, 0, NULL, NULL));
+	CL_OK(clFinish(env->queue));
+	CL_OK(cb.release(b));
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseProgram(prog));
+	CL_OK(clReleaseMemObject(buf));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
 
 int main(void)
@@ -690,6 +750,7 @@ int main(void)
 		T(test_enqueue_errors),
 		T(test_release_pending),
 		T(test_svm),
+		T(test_hostile_sizes),
 	};
 
 	return ICD_TEST_RUN("icd-command-buffer", tests);
