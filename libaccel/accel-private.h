@@ -95,6 +95,9 @@ struct accel_context {
 	size_t n_gone;
 	/* Discovery state: candidates, hot-plug monitor (discovery.c). */
 	struct accel_candidates *candidates;
+	/* The usage page (stats.c), made with the first device. */
+	struct accel_stats *stats;
+	bool stats_failed;
 };
 
 static inline bool accel_log_enabled(struct accel_context *ctx, int priority)
@@ -143,6 +146,22 @@ void accel_candidates_clear(struct accel_context *ctx);
 /* Free the records, at context teardown. */
 void accel_candidates_free(struct accel_candidates *list);
 
+/* ---- usage page (stats.c, include/libaccel/accel-stats.h) ---- */
+
+struct accel_stats;
+struct accel_cmd;
+
+/* Give @dev a slot, making the page first; failures only lose usage. */
+void accel_stats_add_device(struct accel_context *ctx,
+			    struct accel_device *dev);
+void accel_stats_free(struct accel_stats *stats);
+/* A command was queued (for good), started running, completed. */
+void accel_stats_cmd_submitted(struct accel_cmd *cmd);
+void accel_stats_cmd_started(struct accel_cmd *cmd);
+void accel_stats_cmd_completed(struct accel_cmd *cmd, int status);
+/* A root buffer came (@alive) or went. */
+void accel_stats_buffer(struct accel_buffer *buf, bool alive);
+
 /* ---- device (device.c) ---- */
 
 struct accel_device {
@@ -161,6 +180,8 @@ struct accel_device {
 	char *strings[ACCEL_DEVICE_STRING_COUNT];
 	/* Set once when hot-plug finds the device gone (hotplug.c). */
 	atomic_bool removed;
+	/* Its slot in the context's usage page, -1 if none (stats.c). */
+	int stats_slot;
 };
 
 /* Free a device: at context teardown, or one never added to a context. */
@@ -505,6 +526,8 @@ struct accel_cmd {
 	struct accel_cmd_dep inline_deps[2];
 	/* Thread-local trampoline of ready commands (cmd.c). */
 	struct accel_cmd *ready_next;
+	/* Counted as running / in busy time in the usage page (stats.c). */
+	bool stats_started, stats_timed;
 
 	/* queue list of incomplete commands, under queue->lock */
 	struct accel_cmd *prev, *next;

@@ -103,6 +103,7 @@ ACCEL_EXPORT int accel_buffer_new(struct accel_device *dev, uint64_t size,
 		return r;
 	}
 	accel_device_ref(dev);
+	accel_stats_buffer(buf, true);
 	*ret = buf;
 	return 0;
 }
@@ -132,6 +133,7 @@ ACCEL_EXPORT int accel_buffer_new_user_ptr(struct accel_device *dev, void *ptr,
 		return r;
 	}
 	accel_device_ref(dev);
+	accel_stats_buffer(buf, true);
 	*ret = buf;
 	return 0;
 }
@@ -232,6 +234,7 @@ ACCEL_EXPORT struct accel_buffer *accel_buffer_unref(struct accel_buffer *buf)
 	if (buf->parent) {
 		accel_buffer_unref(buf->parent);
 	} else {
+		accel_stats_buffer(buf, false);
 		dev->ops->buffer_free(buf);
 		if (buf->dmabuf_fd >= 0)
 			close(buf->dmabuf_fd);
@@ -485,6 +488,7 @@ ACCEL_EXPORT int accel_buffer_import_dmabuf(struct accel_device *dev, int fd,
 		return r;
 	}
 	accel_device_ref(dev);
+	accel_stats_buffer(buf, true);
 	*ret = buf;
 	return 0;
 }

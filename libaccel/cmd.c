@@ -158,6 +158,7 @@ void accel_cmd_discard(struct accel_cmd *cmd)
 void accel_cmd_started(struct accel_cmd *cmd)
 {
 	accel_fence_set_time(cmd->fence, ACCEL_FENCE_TIME_STARTED);
+	accel_stats_cmd_started(cmd);
 }
 
 void accel_cmd_complete(struct accel_cmd *cmd, int status)
@@ -172,6 +173,7 @@ void accel_cmd_complete(struct accel_cmd *cmd, int status)
 			(void *)cmd, cmd->type, strerror(-status));
 	}
 
+	accel_stats_cmd_completed(cmd, status);
 	cmd_release(cmd);
 	/* A started time also for commands that never ran (failed deps). */
 	accel_fence_set_time(fence, ACCEL_FENCE_TIME_STARTED);
@@ -499,6 +501,7 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 		queue->head = cmd;
 	queue->tail = cmd;
 	pthread_mutex_unlock(&queue->lock);
+	accel_stats_cmd_submitted(cmd);
 	/* The barrier this one replaced (a fence unref may run callbacks). */
 	accel_fence_unref(barrier);
 

@@ -163,6 +163,7 @@ accel_context_unref(struct accel_context *ctx)
 		accel_device_destroy(ctx->gone[i]);
 	free(ctx->gone);
 	accel_candidates_free(ctx->candidates);
+	accel_stats_free(ctx->stats);
 	pthread_mutex_destroy(&ctx->enum_lock);
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx);
@@ -304,6 +305,7 @@ int accel_context_add_device(struct accel_context *ctx,
 	devices[ctx->n_devices++] = dev;
 	ctx->devices = devices;
 	pthread_mutex_unlock(&ctx->lock);
+	accel_stats_add_device(ctx, dev);
 	return 0;
 }
 

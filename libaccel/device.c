@@ -22,6 +22,7 @@ int accel_device_alloc(struct accel_context *ctx,
 	atomic_init(&dev->removed, false);
 	dev->ctx = ctx;
 	dev->ops = ops;
+	dev->stats_slot = -1;
 	dev->u64[ACCEL_DEVICE_U64_NUMA_NODE] = UINT64_MAX;
 	for (i = 0; i < ACCEL_DEVICE_STRING_COUNT; i++) {
 		dev->strings[i] = strdup("");

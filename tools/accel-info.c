@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "accel-info-usage.h"
 #include "accel-info.h"
 
 /* Exit statuses (documented in --help and docs/accel-info-json.md). */
@@ -142,7 +143,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: accel-info [OPTION]...\n"
-		"List the devices libaccel can use and their properties.\n"
+		"       accel-info top [OPTION]...\n"
+		"List the devices libaccel can use and their properties; "
+		"with top, show\n"
+		"what each process does on them (accel-info top --help).\n"
 		"\n"
 		"  -j, --json      machine-readable output (see "
 		"docs/accel-info-json.md)\n"
@@ -380,6 +384,8 @@ int main(int argc, char **argv)
 	struct accel_context *ctx = NULL;
 	int r, blocked = 0, watch_fd = -1;
 
+	if (argc > 1 && !strcmp(argv[1], "top"))
+		return top_main(argc - 1, argv + 1);
 	if (parse_options(argc, argv, &opts) < 0)
 		return EXIT_USAGE;
 

@@ -29,5 +29,6 @@
 #include <libaccel/accel-program.h>
 #include <libaccel/accel-queue.h>
 #include <libaccel/accel-cmdlist.h>
+#include <libaccel/accel-stats.h>
 
 #endif /* LIBACCEL_H */

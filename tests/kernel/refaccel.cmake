@@ -58,13 +58,16 @@ accel_add_test(NAME accel-node
 	LABELS kernel sharing
 	TIMEOUT 300
 	LIBS PkgConfig::LIBDRM)
-# One boot: the backend's tests, accel-info listing the device, and the
-# example of the issue (built in examples/, after tests/ is read).
+# One boot: the backend's tests, accel-info listing the device, the
+# example of the issue (built in examples/, after tests/ is read), and
+# accel-info top reading refaccel's fdinfo and libaccel's usage page.
 accel_add_kernel_test(NAME kernel-accel-node
 	COMMAND ${REFACCEL_LOAD}
 	COMMAND $<TARGET_FILE:accel-node>
 	COMMAND sh -c "$<TARGET_FILE:accel-info> --verbose | tee /dev/stderr | grep -q 'refaccel'"
 	COMMAND $<TARGET_FILE:gpu-accel-pipeline>
+	COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/tools/check-top.py
+		$<TARGET_FILE:accel-info> $<TARGET_FILE:top-load> /dev/accel/accel0
 	LABELS sharing
 	TIMEOUT 600)
 refaccel_requires(kernel-accel-node)

@@ -8,10 +8,13 @@
  */
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_print.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_ioctl.h>
 
@@ -26,10 +29,62 @@ static const struct drm_ioctl_desc refaccel_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(REFACCEL_SUBMIT, refaccel_submit_ioctl, 0),
 };
 
-DEFINE_DRM_ACCEL_FOPS(refaccel_fops);
+/* DEFINE_DRM_ACCEL_FOPS plus fdinfo (drm-usage-stats.rst). */
+static const struct file_operations refaccel_fops = {
+	.owner = THIS_MODULE,
+	DRM_ACCEL_FOPS,
+	.show_fdinfo = drm_show_fdinfo,
+};
+
+static void refaccel_file_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct refaccel_file, ref));
+}
+
+void refaccel_file_put(struct refaccel_file *rfile)
+{
+	kref_put(&rfile->ref, refaccel_file_release);
+}
+
+static int refaccel_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct refaccel_file *rfile = kzalloc(sizeof(*rfile), GFP_KERNEL);
+
+	if (!rfile)
+		return -ENOMEM;
+	kref_init(&rfile->ref);
+	spin_lock_init(&rfile->lock);
+	file->driver_priv = rfile;
+	return 0;
+}
+
+static void refaccel_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	refaccel_file_put(file->driver_priv);
+}
+
+/* The one engine ("copy") and the file's GEM objects (drm-total-*). */
+static void refaccel_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct refaccel_file *rfile = file->driver_priv;
+	u64 busy, now;
+
+	spin_lock(&rfile->lock);
+	now = ktime_get_ns();
+	busy = rfile->busy_ns;
+	/* The running job so far: the value must not stall while it runs. */
+	if (rfile->run_start)
+		busy += now - rfile->run_start;
+	spin_unlock(&rfile->lock);
+	drm_printf(p, "drm-engine-copy:\t%llu ns\n", busy);
+	drm_show_memory_stats(p, file);
+}
 
 static const struct drm_driver refaccel_drm_driver = {
 	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ,
+	.open = refaccel_open,
+	.postclose = refaccel_postclose,
+	.show_fdinfo = refaccel_show_fdinfo,
 	.fops = &refaccel_fops,
 	.ioctls = refaccel_ioctls,
 	.num_ioctls = ARRAY_SIZE(refaccel_ioctls),

@@ -7,6 +7,8 @@
 #ifndef REFACCEL_DRV_H
 #define REFACCEL_DRV_H
 
+#include <linux/spinlock.h>
+#include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -33,6 +35,19 @@ static inline struct refaccel_device *to_refaccel(struct drm_device *drm)
 {
 	return container_of(drm, struct refaccel_device, drm);
 }
+
+/*
+ * Per open file: the engine time of its jobs, for fdinfo. Jobs hold a
+ * reference: they may finish after the file is closed.
+ */
+struct refaccel_file {
+	struct kref ref;
+	spinlock_t lock;	/* both below, read together */
+	u64 busy_ns;		/* jobs finished */
+	u64 run_start;		/* ktime of the job running now, 0 if none */
+};
+
+void refaccel_file_put(struct refaccel_file *rfile);
 
 int refaccel_bo_create_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file);

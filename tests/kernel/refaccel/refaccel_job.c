@@ -16,6 +16,7 @@
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
 #include <linux/iosys-map.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
@@ -45,6 +46,7 @@ struct refaccel_deps {
 struct refaccel_job {
 	struct work_struct work;
 	struct refaccel_device *rdev;
+	struct refaccel_file *rfile;	/* reference: engine time for fdinfo */
 	struct dma_fence *done;
 	struct drm_gem_object *bo[2]; /* dst, src (NULL: none or same) */
 	struct iosys_map map[2];
@@ -116,6 +118,8 @@ static void refaccel_job_free(struct refaccel_job *job)
 		drm_gem_object_put(job->bo[i]);
 	}
 	dma_fence_put(job->done);
+	if (job->rfile)
+		refaccel_file_put(job->rfile);
 	kfree(job);
 }
 
@@ -181,9 +185,14 @@ static void refaccel_job_run(struct work_struct *work)
 	struct refaccel_job *job = container_of(work, struct refaccel_job,
 						work);
 	u8 *dst = (u8 *)job->map[0].vaddr + job->dst_offset;
+	struct refaccel_file *rfile = job->rfile;
 	int ret;
 
 	ret = refaccel_job_wait(job);
+	/* Engine time: from the end of the wait; jobs run one at a time. */
+	spin_lock(&rfile->lock);
+	rfile->run_start = ktime_get_ns();
+	spin_unlock(&rfile->lock);
 	if (!ret) {
 		if (job->op == REFACCEL_OP_FILL) {
 			refaccel_job_fill(job, dst);
@@ -195,6 +204,10 @@ static void refaccel_job_run(struct work_struct *work)
 					  (u8 *)sm->vaddr + job->src_offset);
 		}
 	}
+	spin_lock(&rfile->lock);
+	rfile->busy_ns += ktime_get_ns() - rfile->run_start;
+	rfile->run_start = 0;
+	spin_unlock(&rfile->lock);
 	if (ret)
 		dma_fence_set_error(job->done, ret);
 	dma_fence_signal(job->done);
@@ -368,6 +381,8 @@ int refaccel_submit_ioctl(struct drm_device *drm, void *data,
 	if (!job)
 		return -ENOMEM;
 	job->rdev = rdev;
+	job->rfile = file->driver_priv;
+	kref_get(&job->rfile->ref);
 	job->op = args->op;
 	job->dst_offset = args->dst_offset;
 	job->src_offset = args->src_offset;
