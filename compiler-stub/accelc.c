@@ -291,6 +291,47 @@ static int print_passes(void)
 	return fflush(stdout) ? 1 : 0;
 }
 
+/*
+ * The compiler names the source "<source>" (a program comes from memory);
+ * here it has a file name, which is what the user knows.
+ */
+static void print_log(const char *log, const char *path)
+{
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	const char *p;
+
+	while ((p = strstr(log, "<source>"))) {
+		fwrite(log, 1, (size_t)(p - log), stderr);
+		fputs(name, stderr);
+		log = p + strlen("<source>");
+	}
+	fputs(log, stderr);
+}
+
+/*
+ * "-I <the file's directory>" before the user's options, as a C compiler
+ * searches the includer's directory for #include "..."; NULL for stdin,
+ * a directory whose name build options cannot carry (white space), or
+ * without memory.
+ */
+static char *with_include_dir(const char *path, const char *opts)
+{
+	const char *slash = strrchr(path, '/');
+	char *out;
+	int n;
+
+	if (!strcmp(path, "-"))
+		return NULL;
+	if (!slash)
+		n = asprintf(&out, "-I .%s%s", opts ? " " : "", opts ? opts : "");
+	else if (strpbrk(path, " \t\n\r\f\v\"'\\"))
+		return NULL;
+	else
+		n = asprintf(&out, "-I %.*s%s%s", (int)(slash - path + 1), path,
+			     opts ? " " : "", opts ? opts : "");
+	return n < 0 ? NULL : out;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -314,9 +355,9 @@ int main(int argc, char **argv)
 	struct accelc_options o = { .struct_size = sizeof(o) };
 	struct accelc_result *res = NULL;
 	struct outputs w = { 0 };
+	char *src, *include_opts = NULL;
 	bool binary;
 	size_t len;
-	char *src;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "b:o:t:lvh", lo, NULL)) != -1) {
@@ -407,11 +448,21 @@ int main(int argc, char **argv)
 	} else if (is_spirv(src, len)) {
 		r = accelc_compile_il(&o, src, len, 0, NULL, 0, &res);
 	} else {
+		include_opts = with_include_dir(argv[optind], o.build_options);
+		if (include_opts)
+			o.build_options = include_opts;
 		r = accelc_compile(&o, src, len, &res);
 	}
 	free(src);
+	free(include_opts);
 	if (res)
-		fputs(accelc_result_get_log(res), stderr);
+		print_log(accelc_result_get_log(res), argv[optind]);
+	if (r == -ENOEXEC && !binary) {
+		/* The log says why, in terms of the source. */
+		fprintf(stderr, "accelc: %s: build failed\n", argv[optind]);
+		accelc_result_free(res);
+		return 1;
+	}
 	if (r < 0) {
 		fprintf(stderr, "accelc: %s failed: %s\n",
 			binary ? "loading the binary" : "build", strerror(-r));

@@ -69,4 +69,23 @@ fi
 grep -q "did not finish within the deadline of 5000 ms" "$tmp/err" ||
 	fail "no deadline in the log"
 if "$accelc" --timeout 0 "$tmp/k.cl" 2>/dev/null; then fail "timeout 0"; fi
+
+# a build error names the file, #include "..." finds files beside it
+mkdir "$tmp/src"
+printf '#define VAL 42\n' > "$tmp/src/val.h"
+printf '#include "val.h"\nkernel void k(global int *y) { y[0] = VAL + nope; }\n' \
+	> "$tmp/src/bad.cl"
+if (cd "$tmp" && "$accelc" --no-cache -l src/bad.cl 2> "$tmp/err"); then
+	fail "undeclared identifier built"
+fi
+grep -q "^src/bad.cl:2:45: error: use of undeclared identifier 'nope'" \
+	"$tmp/err" || fail "error not in terms of the file: $(cat "$tmp/err")"
+grep -q "^accelc: src/bad.cl: build failed$" "$tmp/err" ||
+	fail "no build-failed line: $(cat "$tmp/err")"
+if grep -q "<source>\|Exec format" "$tmp/err"; then
+	fail "internal names in the log: $(cat "$tmp/err")"
+fi
+sed 's/ + nope//' "$tmp/src/bad.cl" > "$tmp/src/good.cl"
+"$accelc" --no-cache -l -b "-DUNUSED=1" "$tmp/src/good.cl" > /dev/null ||
+	fail "#include beside the file"
 echo "PASS"
