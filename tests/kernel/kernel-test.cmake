@@ -10,6 +10,8 @@
 #       [ENV NAME=VALUE...]            # extra environment in the guest
 #       [RW <dir>...]                  # host dirs the guest writes for real
 #       [LABELS <label>...]            # added to the label "kernel"
+#       [DEVICES <spec>...]            # QEMU devices: -device <spec> each
+#       [MEMORY <size>]                # guest memory (vm-run.sh's 1G)
 #       [WORKING_DIRECTORY <dir>])     # default: the current binary dir
 #
 # Arguments may hold generator expressions ($<TARGET_FILE:...>).  A boot
@@ -31,12 +33,14 @@ function(accel_add_kernel_test)
 	set(workdir "${CMAKE_CURRENT_BINARY_DIR}")
 	set(envs "")
 	set(rws "")
+	set(devices "")
+	set(memory "")
 	set(labels all kernel)
 	set(ncmd 0)
 	set(mode "")
 	# Hand-parsed: cmake_parse_arguments would merge repeated COMMANDs.
 	foreach(arg IN LISTS ARGN)
-		if(arg MATCHES "^(NAME|COMMAND|TIMEOUT|ENV|RW|LABELS|WORKING_DIRECTORY)$")
+		if(arg MATCHES "^(NAME|COMMAND|TIMEOUT|ENV|RW|LABELS|DEVICES|MEMORY|WORKING_DIRECTORY)$")
 			set(mode "${arg}")
 			if(mode STREQUAL "COMMAND")
 				math(EXPR ncmd "${ncmd} + 1")
@@ -56,6 +60,10 @@ function(accel_add_kernel_test)
 			list(APPEND rws --rw "${arg}")
 		elseif(mode STREQUAL "LABELS")
 			list(APPEND labels "${arg}")
+		elseif(mode STREQUAL "DEVICES")
+			list(APPEND devices --device "${arg}")
+		elseif(mode STREQUAL "MEMORY")
+			set(memory --memory "${arg}")
 		elseif(mode STREQUAL "WORKING_DIRECTORY")
 			set(workdir "${arg}")
 		else()
@@ -86,7 +94,7 @@ function(accel_add_kernel_test)
 		--cache "${ACCEL_KERNEL_CACHE}"
 		--timeout ${vm_timeout}
 		--results "${CMAKE_CURRENT_BINARY_DIR}/kernel-results/${name}"
-		${envs} ${rws})
+		${envs} ${rws} ${devices} ${memory})
 
 	if(ncmd EQUAL 1)
 		add_test(NAME "${name}" COMMAND ${run} -- ${cmd_1}

@@ -51,7 +51,15 @@ accel_add_kernel_test(NAME kernel-refaccel
 	TIMEOUT 600)
 refaccel_requires(kernel-refaccel)
 
-# The accel-node backend on refaccel, through the public API.
+# The same on the edu personality: QEMU's edu PCI device, which the
+# module binds instead of registering the software device. The device
+# reaches 28 bits of bus address and the guest has no IOMMU and no
+# swiotlb, so all its memory must lie below 256 MiB for PRIME imports to
+# map. One boot: the personality is checked (PCI 1234:11e8, the probe's
+# self-test of the factorial unit, interrupt and DMA), then the raw ioctls
+# and libaccel's backend.
+set(REFACCEL_IS_EDU sh -c "grep -qx 0x11e8 /sys/class/accel/accel0/device/device && dmesg | grep 'refaccel.*edu.*self-test passed'")
+
 accel_add_test(NAME accel-node
 	SOURCES test-accel-node.c ${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
 		accel-node-util.c
@@ -71,6 +79,18 @@ accel_add_kernel_test(NAME kernel-accel-node
 	LABELS sharing
 	TIMEOUT 600)
 refaccel_requires(kernel-accel-node)
+
+accel_add_kernel_test(NAME kernel-refaccel-edu
+	COMMAND ${REFACCEL_LOAD}
+	COMMAND ${REFACCEL_IS_EDU}
+	COMMAND $<TARGET_FILE:refaccel-driver>
+	COMMAND $<TARGET_FILE:accel-node>
+	COMMAND sh -c "$<TARGET_FILE:accel-info> --verbose | tee /dev/stderr | grep -q 'refaccel'"
+	DEVICES edu
+	MEMORY 256M
+	LABELS sharing
+	TIMEOUT 600)
+refaccel_requires(kernel-refaccel-edu)
 
 # Sync_file dependencies waited for by the kernel (in-syncobjs).
 accel_add_test(NAME accel-infence

@@ -21,6 +21,25 @@
 #define MS 1000000ll
 #define SZ 65536u
 
+/*
+ * The bus accel0's device sits on, as sysfs says ("platform" for
+ * refaccel's software personality, "pci" for edu); NULL if unknown.
+ */
+static const char *node_bus(void)
+{
+	static char path[4096];
+	char *real = realpath("/sys/class/accel/accel0/device/subsystem",
+			      NULL);
+	const char *slash;
+
+	if (!real)
+		return NULL;
+	slash = strrchr(real, '/');
+	snprintf(path, sizeof(path), "%s", slash ? slash + 1 : real);
+	free(real);
+	return path;
+}
+
 static int setup(void **state)
 {
 	struct node_env *env = calloc(1, sizeof(*env));
@@ -83,7 +102,8 @@ static void test_discovery(void **state)
 		assert_string_equal(s, "accel0");
 		assert_int_equal(accel_context_get_candidate_string(env->ctx, i,
 				 ACCEL_CANDIDATE_STRING_BUS, &s), 0);
-		assert_string_equal(s, "platform");
+		assert_non_null(node_bus());
+		assert_string_equal(s, node_bus());
 		assert_int_equal(accel_context_get_candidate_string(env->ctx, i,
 				 ACCEL_CANDIDATE_STRING_BACKEND, &s), 0);
 		assert_string_equal(s, "accel");

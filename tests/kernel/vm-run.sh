@@ -24,6 +24,9 @@
 #   --memory SIZE    guest memory (default 1G)
 #   --tcg-thread single|multi
 #                    QEMU's TCG threading (default single, see README.md)
+#   --device SPEC    add a QEMU device, passed as -device SPEC (repeatable;
+#                    e.g. edu, the PCI device refaccel's edu personality
+#                    drives)
 #
 # Exit codes: the command's own (batch: 0 if all passed, 77 if all were
 # skipped, else the first failure's), 77 cannot run here, 124 timeout,
@@ -73,6 +76,7 @@ memory=1G
 tcg_thread=single
 extra_env=()
 rw_dirs=()
+devices=()
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -85,6 +89,7 @@ while [ $# -gt 0 ]; do
 	--no-rdma) rdma=0; shift ;;
 	--memory) memory=${2:?}; shift 2 ;;
 	--tcg-thread) tcg_thread=${2:?}; shift 2 ;;
+	--device) devices+=("${2:?}"); shift 2 ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) echo "$prog: unknown option $1" >&2; usage ;;
@@ -229,6 +234,9 @@ args=(
 )
 # qboot skips the BIOS's long PCI/option-ROM walk: boots start faster.
 [ -f /usr/share/qemu/qboot.rom ] && args+=(-bios /usr/share/qemu/qboot.rom)
+for d in "${devices[@]}"; do
+	args+=(-device "$d")
+done
 i=0
 for d in "${rw_abs[@]}"; do
 	i=$((i + 1))

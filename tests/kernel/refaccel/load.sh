@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# load.sh <refaccel.ko>: in the VM tier's guest, loads the module (after
-# the DRM helpers it needs, from Debian's tree) and waits for its node.
+# load.sh <refaccel.ko> [param=value...]: in the VM tier's guest, loads
+# the module (after the DRM helpers it needs, from Debian's tree) with
+# the given module parameters and waits for its first node.
 # Exit codes: 0 loaded, 77 not in the VM or no module built, 1 failure.
 
 ko=$1
+shift
 node=/dev/accel/accel0
 
 [ -c "$node" ] && exit 0
@@ -18,7 +20,7 @@ if [ ! -s "$ko" ]; then
 	exit 77
 fi
 modprobe drm_shmem_helper || exit 1
-insmod "$ko" || exit 1
+insmod "$ko" "$@" || exit 1
 for _ in $(seq 50); do
 	[ -c "$node" ] && exit 0
 	sleep 0.1

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * refaccel: module, platform device and DRM accel driver registration.
+ * refaccel: module, DRM accel driver and its two personalities.
  *
- * 6.12 has no faux device, so the module registers a platform device of
- * its own and binds to it; /dev/accel/accelN appears when the DRM device
- * is registered.
+ * - software: 6.12 has no faux device, so the module registers a
+ *   platform device of its own and binds to it; the CPU runs the jobs;
+ * - edu: a PCI driver for QEMU's teaching device (refaccel_edu.c).
+ *
+ * Each bound device is its own DRM accel device (/dev/accel/accelN) with
+ * the same UAPI. The software device is only registered when no edu
+ * device was bound at load, unless the "software" parameter says so.
  */
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
@@ -80,7 +85,7 @@ static void refaccel_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	drm_show_memory_stats(p, file);
 }
 
-static const struct drm_driver refaccel_drm_driver = {
+const struct drm_driver refaccel_drm_driver = {
 	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ,
 	.open = refaccel_open,
 	.postclose = refaccel_postclose,
@@ -90,11 +95,46 @@ static const struct drm_driver refaccel_drm_driver = {
 	.num_ioctls = ARRAY_SIZE(refaccel_ioctls),
 	DRM_GEM_SHMEM_DRIVER_OPS,
 	.name = REFACCEL_DRIVER_NAME,
-	.desc = "libaccel reference accelerator (software DMA engine)",
+	.desc = "libaccel reference accelerator",
 	.major = 1,
 	.minor = 0,
 };
 
+/*
+ * The DRM device of one personality, not yet registered: freed with
+ * @dev (devres); refaccel_device_destroy() undoes the rest.
+ */
+struct refaccel_device *refaccel_device_create(struct device *dev)
+{
+	struct refaccel_device *rdev;
+
+	rdev = devm_drm_dev_alloc(dev, &refaccel_drm_driver,
+				  struct refaccel_device, drm);
+	if (IS_ERR(rdev))
+		return rdev;
+	mutex_init(&rdev->submit_lock);
+	rdev->fence_context = dma_fence_context_alloc(1);
+	rdev->wq = alloc_ordered_workqueue("refaccel", 0);
+	if (!rdev->wq)
+		return ERR_PTR(-ENOMEM);
+	rdev->free_wq = alloc_workqueue("refaccel-free", WQ_UNBOUND, 0);
+	if (!rdev->free_wq) {
+		destroy_workqueue(rdev->wq);
+		return ERR_PTR(-ENOMEM);
+	}
+	return rdev;
+}
+
+/* Before drm_dev_register(), or after drm_dev_unregister(). */
+void refaccel_device_destroy(struct refaccel_device *rdev)
+{
+	/* No file is open (each holds the module): finish queued jobs. */
+	destroy_workqueue(rdev->wq);
+	destroy_workqueue(rdev->free_wq);
+	mutex_destroy(&rdev->submit_lock);
+}
+
+/* The software personality: the CPU is the engine. */
 static int refaccel_probe(struct platform_device *pdev)
 {
 	struct refaccel_device *rdev;
@@ -105,32 +145,16 @@ static int refaccel_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	rdev = devm_drm_dev_alloc(&pdev->dev, &refaccel_drm_driver,
-				  struct refaccel_device, drm);
+	rdev = refaccel_device_create(&pdev->dev);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
-	mutex_init(&rdev->submit_lock);
-	rdev->fence_context = dma_fence_context_alloc(1);
-	rdev->wq = alloc_ordered_workqueue("refaccel", 0);
-	if (!rdev->wq)
-		return -ENOMEM;
-	rdev->free_wq = alloc_workqueue("refaccel-free", WQ_UNBOUND, 0);
-	if (!rdev->free_wq) {
-		ret = -ENOMEM;
-		goto err_wq;
-	}
-
 	ret = drm_dev_register(&rdev->drm, 0);
-	if (ret)
-		goto err_free_wq;
+	if (ret) {
+		refaccel_device_destroy(rdev);
+		return ret;
+	}
 	platform_set_drvdata(pdev, rdev);
 	return 0;
-
-err_free_wq:
-	destroy_workqueue(rdev->free_wq);
-err_wq:
-	destroy_workqueue(rdev->wq);
-	return ret;
 }
 
 static void refaccel_remove(struct platform_device *pdev)
@@ -138,10 +162,7 @@ static void refaccel_remove(struct platform_device *pdev)
 	struct refaccel_device *rdev = platform_get_drvdata(pdev);
 
 	drm_dev_unregister(&rdev->drm);
-	/* No file is open (each holds the module): finish queued jobs. */
-	destroy_workqueue(rdev->wq);
-	destroy_workqueue(rdev->free_wq);
-	mutex_destroy(&rdev->submit_lock);
+	refaccel_device_destroy(rdev);
 }
 
 static struct platform_driver refaccel_platform_driver = {
@@ -152,30 +173,52 @@ static struct platform_driver refaccel_platform_driver = {
 	},
 };
 
+static int software = -1;
+module_param(software, int, 0444);
+MODULE_PARM_DESC(software,
+		 "software personality: 1 always, 0 never, -1 (default) only when no edu device was bound at load");
+
 static int __init refaccel_init(void)
 {
 	int ret;
 
-	ret = platform_driver_register(&refaccel_platform_driver);
+	/* PCI probes run synchronously here: the count below is final. */
+	ret = pci_register_driver(&refaccel_edu_driver);
 	if (ret)
 		return ret;
+	if (software == 0 ||
+	    (software < 0 && atomic_read(&refaccel_edu_bound)))
+		return 0;
+
+	ret = platform_driver_register(&refaccel_platform_driver);
+	if (ret)
+		goto err_pci;
 	refaccel_pdev = platform_device_register_simple(REFACCEL_DRIVER_NAME,
 							-1, NULL, 0);
 	if (IS_ERR(refaccel_pdev)) {
+		ret = PTR_ERR(refaccel_pdev);
+		refaccel_pdev = NULL;
 		platform_driver_unregister(&refaccel_platform_driver);
-		return PTR_ERR(refaccel_pdev);
+		goto err_pci;
 	}
 	return 0;
+
+err_pci:
+	pci_unregister_driver(&refaccel_edu_driver);
+	return ret;
 }
 
 static void __exit refaccel_exit(void)
 {
-	platform_device_unregister(refaccel_pdev);
-	platform_driver_unregister(&refaccel_platform_driver);
+	if (refaccel_pdev) {
+		platform_device_unregister(refaccel_pdev);
+		platform_driver_unregister(&refaccel_platform_driver);
+	}
+	pci_unregister_driver(&refaccel_edu_driver);
 }
 
 module_init(refaccel_init);
 module_exit(refaccel_exit);
 
-MODULE_DESCRIPTION("libaccel reference accel driver (software DMA engine)");
+MODULE_DESCRIPTION("libaccel reference accel driver (software engine, QEMU edu)");
 MODULE_LICENSE("GPL");

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * refaccel: a reference DRM accel driver, a software "DMA engine" that
- * copies and fills GEM shmem buffers in submission order. A test fixture
- * for libaccel's accel backend.
+ * refaccel: a reference DRM accel driver, a "DMA engine" that copies and
+ * fills GEM shmem buffers in submission order. A test fixture for
+ * libaccel's accel backend. Two personalities, one UAPI: a software
+ * engine on a platform device, and QEMU's "edu" PCI device.
  */
 #ifndef REFACCEL_DRV_H
 #define REFACCEL_DRV_H
 
+#include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/spinlock.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
@@ -15,6 +18,20 @@
 #include <drm/drm_device.h>
 
 struct drm_file;
+struct pci_dev;
+struct pci_driver;
+
+/* The edu personality's hardware (refaccel_edu.c); unused in software. */
+struct refaccel_edu {
+	struct pci_dev *pdev;
+	void __iomem *mmio;
+	/* One command on the unit at a time (DMA or factorial). */
+	struct mutex lock;
+	/* Completed from the IRQ handler; irq_status: the bits it acked. */
+	struct completion irq_done;
+	spinlock_t irq_lock;
+	u32 irq_status;
+};
 
 struct refaccel_device {
 	struct drm_device drm;
@@ -29,6 +46,7 @@ struct refaccel_device {
 	struct mutex submit_lock;
 	u64 fence_context;
 	u64 seqno;
+	struct refaccel_edu edu;
 };
 
 static inline struct refaccel_device *to_refaccel(struct drm_device *drm)
@@ -48,6 +66,14 @@ struct refaccel_file {
 };
 
 void refaccel_file_put(struct refaccel_file *rfile);
+
+extern const struct drm_driver refaccel_drm_driver;
+struct refaccel_device *refaccel_device_create(struct device *dev);
+void refaccel_device_destroy(struct refaccel_device *rdev);
+
+/* The edu personality: its PCI driver and how many devices it bound. */
+extern struct pci_driver refaccel_edu_driver;
+extern atomic_t refaccel_edu_bound;
 
 int refaccel_bo_create_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file);

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * refaccel's edu personality: QEMU's teaching PCI device (-device edu,
+ * vendor 0x1234, device 0x11e8; registers in QEMU's docs/specs/edu.rst).
+ *
+ * BAR0 (1 MiB of MMIO) holds an identification word, a liveness
+ * register, a factorial unit, an interrupt status/raise/ack trio and a
+ * DMA engine that moves up to 4 KiB between system memory and a buffer
+ * inside the device. The device reaches 28 bits of bus address.
+ *
+ * Probe enables the device, maps BAR0, checks the identification word,
+ * sets the 28-bit DMA mask, takes one MSI vector (INTx otherwise) and
+ * proves the unit answers: liveness, a factorial finished by interrupt,
+ * a DMA round trip through the device buffer. Jobs still run on the CPU
+ * (refaccel_job.c); the unit's commands are here for the DMA engine.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/io-64-nonatomic-lo-hi.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/string.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_print.h>
+
+#include "refaccel_accel.h"
+#include "refaccel_drv.h"
+
+#define EDU_VENDOR		0x1234
+#define EDU_DEVICE		0x11e8
+
+/* 32-bit registers */
+#define EDU_IDENT		0x00	/* 0xRRrr00ed: major, minor, 0xed */
+#define EDU_IDENT_MAGIC		0xed
+#define EDU_LIVENESS		0x04	/* reads back the inverse */
+#define EDU_FACT		0x08	/* write n, read n! (32 bits) */
+#define EDU_STATUS		0x20
+#define EDU_STATUS_COMPUTING	BIT(0)
+#define EDU_STATUS_FACT_IRQ	BIT(7)	/* interrupt when n! is done */
+#define EDU_IRQ_STATUS		0x24
+#define EDU_IRQ_RAISE		0x60
+#define EDU_IRQ_ACK		0x64
+#define EDU_IRQ_FACT		BIT(0)
+#define EDU_IRQ_DMA		BIT(8)
+/* 64-bit registers */
+#define EDU_DMA_SRC		0x80
+#define EDU_DMA_DST		0x88
+#define EDU_DMA_COUNT		0x90
+#define EDU_DMA_CMD		0x98
+#define EDU_DMA_RUN		BIT(0)
+#define EDU_DMA_TO_RAM		BIT(1)	/* 0: RAM to the device buffer */
+#define EDU_DMA_IRQ		BIT(2)	/* interrupt when done */
+/* The device buffer, as the DMA engine addresses it. */
+#define EDU_BUF_ADDR		0x40000
+#define EDU_BUF_SIZE		4096
+#define EDU_DMA_BITS		28
+/*
+ * The most one command moves. QEMU 7.2 (Debian 12) takes a transfer that
+ * ends at the buffer's last byte for out of bounds and stops the whole
+ * machine (hw_error), so a command never reaches it; half the buffer
+ * keeps steps page-friendly.
+ */
+#define EDU_DMA_MAX		(EDU_BUF_SIZE / 2)
+
+/*
+ * A DMA command completes 100 ms of guest time after it was issued; a
+ * loaded host running the guest under TCG stretches that.
+ */
+#define EDU_TIMEOUT_MS		2000
+
+atomic_t refaccel_edu_bound = ATOMIC_INIT(0);
+
+static irqreturn_t refaccel_edu_irq(int irq, void *arg)
+{
+	struct refaccel_edu *edu = arg;
+	u32 status = readl(edu->mmio + EDU_IRQ_STATUS);
+
+	/* INTx may be shared. */
+	if (!status)
+		return IRQ_NONE;
+	writel(status, edu->mmio + EDU_IRQ_ACK);
+	spin_lock(&edu->irq_lock);
+	edu->irq_status |= status;
+	spin_unlock(&edu->irq_lock);
+	complete(&edu->irq_done);
+	return IRQ_HANDLED;
+}
+
+/* Under edu->lock, before the command that will interrupt. */
+static void refaccel_edu_arm(struct refaccel_edu *edu)
+{
+	spin_lock_irq(&edu->irq_lock);
+	edu->irq_status = 0;
+	reinit_completion(&edu->irq_done);
+	spin_unlock_irq(&edu->irq_lock);
+}
+
+/* Under edu->lock: waits for the interrupt @bit; -ETIMEDOUT if none. */
+static int refaccel_edu_wait(struct refaccel_edu *edu, u32 bit)
+{
+	unsigned long left = msecs_to_jiffies(EDU_TIMEOUT_MS);
+	u32 status;
+
+	for (;;) {
+		left = wait_for_completion_timeout(&edu->irq_done, left);
+		spin_lock_irq(&edu->irq_lock);
+		status = edu->irq_status;
+		spin_unlock_irq(&edu->irq_lock);
+		if (status & bit)
+			return 0;
+		if (!left)
+			return -ETIMEDOUT;
+	}
+}
+
+/*
+ * One DMA command of at most EDU_DMA_MAX bytes between @ram (a bus
+ * address of this device) and the device buffer at @offset, waited for.
+ * Sleeps; under edu->lock.
+ */
+static int refaccel_edu_dma(struct refaccel_edu *edu, dma_addr_t ram,
+			    u32 offset, u32 count, bool to_ram)
+{
+	u64 dev = EDU_BUF_ADDR + offset;
+	int ret;
+
+	if (!count || count > EDU_DMA_MAX || offset > EDU_DMA_MAX - count)
+		return -EINVAL;
+	refaccel_edu_arm(edu);
+	lo_hi_writeq(to_ram ? dev : ram, edu->mmio + EDU_DMA_SRC);
+	lo_hi_writeq(to_ram ? ram : dev, edu->mmio + EDU_DMA_DST);
+	lo_hi_writeq(count, edu->mmio + EDU_DMA_COUNT);
+	lo_hi_writeq(EDU_DMA_RUN | EDU_DMA_IRQ | (to_ram ? EDU_DMA_TO_RAM : 0),
+		     edu->mmio + EDU_DMA_CMD);
+	ret = refaccel_edu_wait(edu, EDU_IRQ_DMA);
+	if (ret)
+		pci_err(edu->pdev, "DMA did not complete (cmd %#llx)\n",
+			lo_hi_readq(edu->mmio + EDU_DMA_CMD));
+	return ret;
+}
+
+/* n! on the factorial unit (32 bits, wrapping), finished by interrupt. */
+static int refaccel_edu_factorial(struct refaccel_edu *edu, u32 n, u32 *out)
+{
+	int ret;
+
+	refaccel_edu_arm(edu);
+	writel(EDU_STATUS_FACT_IRQ, edu->mmio + EDU_STATUS);
+	/* The unit ignores n while it computes: it must be idle. */
+	if (readl(edu->mmio + EDU_STATUS) & EDU_STATUS_COMPUTING)
+		return -EBUSY;
+	writel(n, edu->mmio + EDU_FACT);
+	ret = refaccel_edu_wait(edu, EDU_IRQ_FACT);
+	if (ret)
+		return ret;
+	*out = readl(edu->mmio + EDU_FACT);
+	return 0;
+}
+
+/*
+ * Proves the unit answers before user space sees it: liveness, 10! by
+ * interrupt, and one step of data through the device buffer and back.
+ */
+static int refaccel_edu_selftest(struct refaccel_edu *edu)
+{
+	struct device *dev = &edu->pdev->dev;
+	dma_addr_t bus;
+	u32 *buf, fact;
+	int ret, i;
+
+	writel(0x5a5aa5a5, edu->mmio + EDU_LIVENESS);
+	if (readl(edu->mmio + EDU_LIVENESS) != ~0x5a5aa5a5u) {
+		pci_err(edu->pdev, "liveness register does not answer\n");
+		return -EIO;
+	}
+
+	ret = refaccel_edu_factorial(edu, 10, &fact);
+	if (ret || fact != 3628800) {
+		pci_err(edu->pdev, "factorial unit: %d, 10! = %u\n", ret,
+			fact);
+		return ret ?: -EIO;
+	}
+
+	/* Memory the device can reach: one step out, then back. */
+	buf = dma_alloc_coherent(dev, 2 * EDU_DMA_MAX, &bus, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < EDU_DMA_MAX / 4; i++)
+		buf[i] = 0x9e3779b9u * (i + 1);
+	memset(buf + EDU_DMA_MAX / 4, 0, EDU_DMA_MAX);
+	ret = refaccel_edu_dma(edu, bus, 0, EDU_DMA_MAX, false);
+	if (!ret)
+		ret = refaccel_edu_dma(edu, bus + EDU_DMA_MAX, 0, EDU_DMA_MAX,
+				       true);
+	if (!ret && memcmp(buf, buf + EDU_DMA_MAX / 4, EDU_DMA_MAX)) {
+		pci_err(edu->pdev, "DMA round trip gave other data\n");
+		ret = -EIO;
+	}
+	dma_free_coherent(dev, 2 * EDU_DMA_MAX, buf, bus);
+	return ret;
+}
+
+static int refaccel_edu_probe(struct pci_dev *pdev,
+			      const struct pci_device_id *id)
+{
+	struct refaccel_device *rdev;
+	struct refaccel_edu *edu;
+	void __iomem *mmio;
+	u32 ident;
+	int ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+	mmio = pcim_iomap_region(pdev, 0, REFACCEL_DRIVER_NAME);
+	if (IS_ERR(mmio))
+		return PTR_ERR(mmio);
+	ident = readl(mmio + EDU_IDENT);
+	if ((ident & 0xff) != EDU_IDENT_MAGIC) {
+		pci_err(pdev, "not an edu device (ident %#x)\n", ident);
+		return -ENODEV;
+	}
+	ret = dma_set_mask_and_coherent(&pdev->dev,
+					DMA_BIT_MASK(EDU_DMA_BITS));
+	if (ret)
+		return ret;
+	pci_set_master(pdev);
+	/* Released with the device (pcim_enable_device). */
+	ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_INTX);
+	if (ret < 0)
+		return ret;
+
+	rdev = refaccel_device_create(&pdev->dev);
+	if (IS_ERR(rdev))
+		return PTR_ERR(rdev);
+	edu = &rdev->edu;
+	edu->pdev = pdev;
+	edu->mmio = mmio;
+	mutex_init(&edu->lock);
+	init_completion(&edu->irq_done);
+	spin_lock_init(&edu->irq_lock);
+	ret = devm_request_irq(&pdev->dev, pci_irq_vector(pdev, 0),
+			       refaccel_edu_irq, IRQF_SHARED,
+			       REFACCEL_DRIVER_NAME, edu);
+	if (ret)
+		goto err;
+
+	mutex_lock(&edu->lock);
+	ret = refaccel_edu_selftest(edu);
+	mutex_unlock(&edu->lock);
+	if (ret)
+		goto err;
+
+	ret = drm_dev_register(&rdev->drm, 0);
+	if (ret)
+		goto err;
+	pci_set_drvdata(pdev, rdev);
+	atomic_inc(&refaccel_edu_bound);
+	drm_info(&rdev->drm, "edu %u.%u, %s, %d-bit DMA, self-test passed\n",
+		 ident >> 24, (ident >> 16) & 0xff,
+		 pdev->msi_enabled ? "MSI" : "INTx", EDU_DMA_BITS);
+	return 0;
+
+err:
+	refaccel_device_destroy(rdev);
+	return ret;
+}
+
+static void refaccel_edu_remove(struct pci_dev *pdev)
+{
+	struct refaccel_device *rdev = pci_get_drvdata(pdev);
+
+	drm_dev_unregister(&rdev->drm);
+	refaccel_device_destroy(rdev);
+	/* The interrupt, vectors and BAR go with the device (devres). */
+	writel(0, rdev->edu.mmio + EDU_STATUS);
+	atomic_dec(&refaccel_edu_bound);
+}
+
+static const struct pci_device_id refaccel_edu_ids[] = {
+	{ PCI_DEVICE(EDU_VENDOR, EDU_DEVICE) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, refaccel_edu_ids);
+
+struct pci_driver refaccel_edu_driver = {
+	.name = REFACCEL_DRIVER_NAME,
+	.id_table = refaccel_edu_ids,
+	.probe = refaccel_edu_probe,
+	.remove = refaccel_edu_remove,
+};
