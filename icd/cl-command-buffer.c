@@ -12,16 +12,14 @@
  * The list holds everything its commands use, and submitted commands hold
  * what they need, so a command-buffer released while an enqueue of it is
  * pending simply goes; the work completes. At 0.9.8 there is no pending
- * state: a command-buffer may be enqueued again at any time.
+ * state: a command-buffer may be enqueued again at any time. ND-range
+ * commands can be updated: cl-mutable-dispatch.c.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cl-command-buffer.h"
-
-/* Not in icd.h's enum: command-buffers manage their own lifetime here. */
-#define COMMAND_BUFFER_MAGIC 0x4143424du /* "ACBM" */
+#include "cl-mutable-dispatch.h"
 
 /* Queue properties an enqueue may use, and those it needs. */
 #define SUPPORTED_QUEUE_PROPS                                                  \
@@ -29,23 +27,19 @@
 	 CL_QUEUE_PROFILING_ENABLE)
 #define REQUIRED_QUEUE_PROPS ((cl_command_queue_properties)0)
 
-struct _cl_command_buffer_khr {
-	struct icd_object obj;
-	cl_command_queue queue;       /* held */
-	struct accel_cmdlist *list;
-	cl_command_buffer_properties_khr *props; /* as given, with the 0 */
-	size_t n_props;
-	pthread_mutex_t lock;         /* recording and finalizing */
-	bool finalized;
-};
-
 static bool cb_valid(cl_command_buffer_khr cb)
 {
 	return icd_object_valid(cb, (enum icd_magic)COMMAND_BUFFER_MAGIC);
 }
 
+bool icd_command_buffer_valid(cl_command_buffer_khr cb)
+{
+	return cb_valid(cb);
+}
+
 static void cb_free(cl_command_buffer_khr cb)
 {
+	icd_mutable_free_all(cb);
 	accel_cmdlist_unref(cb->list);
 	icd_put(cb->queue);
 	free(cb->props);
@@ -60,13 +54,20 @@ cl_int icd_command_buffer_device_info(cl_device_id d, cl_device_info param,
 				      size_t size, void *value,
 				      size_t *size_ret)
 {
-	(void)d;
 	switch (param) {
 	case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
-		/* printf output comes when a launch completes, listed or not */
+		/*
+		 * printf output comes when a launch completes, listed or not;
+		 * each submission of a list runs the launches it had when
+		 * submitted, so submissions may overlap (simultaneous use)
+		 */
 		return icd_info_ulong(
 			size, value, size_ret,
-			CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR);
+			CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
+			CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR);
+	case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
+		return icd_info_ulong(size, value, size_ret,
+				      icd_mutable_dispatch_caps(d));
 	case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
 		return icd_info_ulong(size, value, size_ret,
 				      SUPPORTED_QUEUE_PROPS);
@@ -81,25 +82,40 @@ cl_int icd_command_buffer_device_info(cl_device_id d, cl_device_info param,
 /* ---- creation and lifetime ---------------------------------------------- */
 
 /*
- * CL_COMMAND_BUFFER_FLAGS_KHR is the one property; 0.9.8 defines no flag
- * for this extension alone (simultaneous use and mutability belong to
- * cl_khr_command_buffer_mutable_dispatch, which we do not offer).
+ * CL_COMMAND_BUFFER_FLAGS_KHR (mutable, simultaneous use: both supported)
+ * and CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR, each once.
  */
+#define CB_FLAGS_ALL                                                           \
+	((cl_command_buffer_flags_khr)CL_COMMAND_BUFFER_MUTABLE_KHR |          \
+	 CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR)
+
 static cl_int parse_props(const cl_command_buffer_properties_khr *props,
-			  size_t *ret_n)
+			  cl_command_buffer_khr cb, size_t *ret_n)
 {
-	bool flags_seen = false;
+	bool flags_seen = false, asserts_seen = false;
 	size_t i = 0;
 
 	*ret_n = 0;
 	if (!props)
 		return CL_SUCCESS;
 	for (; props[i]; i += 2) {
-		if (props[i] != CL_COMMAND_BUFFER_FLAGS_KHR || flags_seen)
+		switch (props[i]) {
+		case CL_COMMAND_BUFFER_FLAGS_KHR:
+			if (flags_seen || (props[i + 1] & ~CB_FLAGS_ALL))
+				return CL_INVALID_VALUE;
+			flags_seen = true;
+			cb->flags = props[i + 1];
+			break;
+		case CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR:
+			if (asserts_seen ||
+			    (props[i + 1] & ~ICD_NO_MORE_GROUPS))
+				return CL_INVALID_VALUE;
+			asserts_seen = true;
+			cb->assert_no_more_groups = props[i + 1] != 0;
+			break;
+		default:
 			return CL_INVALID_VALUE;
-		flags_seen = true;
-		if (props[i + 1])
-			return CL_INVALID_VALUE;
+		}
 	}
 	*ret_n = i + 1;
 	return CL_SUCCESS;
@@ -126,12 +142,14 @@ cl_command_buffer_khr CL_API_CALL icd_clCreateCommandBufferKHR(
 	 * Any queue may record (0.9.7): the queue properties are checked
 	 * where the commands run, at enqueue.
 	 */
-	r = parse_props(properties, &n_props);
-	if (r != CL_SUCCESS)
-		ICD_RETURN_ERR(errcode_ret, r, NULL);
 	cb = calloc(1, sizeof(*cb));
 	if (!cb)
 		ICD_RETURN_ERR(errcode_ret, CL_OUT_OF_HOST_MEMORY, NULL);
+	r = parse_props(properties, cb, &n_props);
+	if (r != CL_SUCCESS) {
+		free(cb);
+		ICD_RETURN_ERR(errcode_ret, r, NULL);
+	}
 	if (n_props) {
 		cb->props = calloc(n_props, sizeof(*cb->props));
 		if (!cb->props) {
@@ -204,7 +222,7 @@ cl_int CL_API_CALL icd_clGetCommandBufferInfoKHR(
 	cl_command_buffer_khr cb, cl_command_buffer_info_khr param,
 	size_t size, void *value, size_t *size_ret)
 {
-	bool finalized;
+	bool finalized, deferred;
 
 	if (!cb_valid(cb))
 		return CL_INVALID_COMMAND_BUFFER_KHR;
@@ -219,11 +237,14 @@ cl_int CL_API_CALL icd_clGetCommandBufferInfoKHR(
 	case CL_COMMAND_BUFFER_STATE_KHR:
 		pthread_mutex_lock(&cb->lock);
 		finalized = cb->finalized;
+		deferred = cb->n_deferred != 0;
 		pthread_mutex_unlock(&cb->lock);
-		/* no pending state at 0.9.8 */
-		return icd_info_uint(size, value, size_ret, finalized ?
-				     CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR :
-				     CL_COMMAND_BUFFER_STATE_RECORDING_KHR);
+		/* no pending state; finalized with arguments still unset */
+		return icd_info_uint(
+			size, value, size_ret,
+			!finalized ? CL_COMMAND_BUFFER_STATE_RECORDING_KHR :
+			deferred   ? CL_COMMAND_BUFFER_STATE_FINALIZED_KHR :
+				     CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR);
 	case CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR:
 		/* as given; nothing for NULL properties */
 		return icd_info(size, value, size_ret, cb->props,
@@ -259,8 +280,9 @@ cl_int CL_API_CALL icd_clEnqueueCommandBufferKHR(
 
 	if (!cb_valid(cb))
 		return CL_INVALID_COMMAND_BUFFER_KHR;
+	/* executable: finalized, every argument set */
 	pthread_mutex_lock(&cb->lock);
-	finalized = cb->finalized;
+	finalized = cb->finalized && !cb->n_deferred;
 	pthread_mutex_unlock(&cb->lock);
 	if (!finalized)
 		return CL_INVALID_OPERATION;
@@ -330,10 +352,9 @@ static cl_int record_begin(cl_command_buffer_khr cb, cl_command_queue q,
 	/* a queue other than the command-buffer's needs multi_device */
 	if (q)
 		return CL_INVALID_COMMAND_QUEUE;
-	/* no command property is defined without mutable_dispatch */
+	/* only ND-range commands have properties and handles */
 	if (props && props[0])
 		return CL_INVALID_VALUE;
-	/* no command handles without mutable_dispatch */
 	if (mutable_handle)
 		return CL_INVALID_VALUE;
 	if ((num_sync_points == 0) != (sync_points == NULL))
@@ -508,31 +529,25 @@ cl_int CL_API_CALL icd_clCommandNDRangeKernelKHR(
 	const size_t *offset, const size_t *global, const size_t *local,
 	ICD_CB_TAIL)
 {
-	struct accel_ndrange range;
-	struct accel_kernel *ak = NULL;
+	cl_mutable_dispatch_fields_khr fields = 0;
+	icd_mutable_dispatch_asserts_khr asserts = 0;
 	uint32_t point = 0;
-	bool empty = false;
+	size_t n_props = 0;
 	cl_int r;
-	int e;
 
-	r = record_begin(cb, q, props, num_sync_points, sync_points,
-			 mutable_handle);
+	/* properties and mutable_handle: cl-mutable-dispatch.c */
+	r = record_begin(cb, q, NULL, num_sync_points, sync_points, NULL);
 	if (r != CL_SUCCESS)
 		return r;
-	r = icd_ndrange_prepare(cb->queue, k, dim, offset, global, local,
-				&range, &ak, &empty);
-	if (r == CL_SUCCESS) {
-		e = empty ? accel_cmdlist_host_fn(cb->list, nothing_run, NULL,
-						  NULL, num_sync_points,
-						  sync_points, &point) :
-			    accel_cmdlist_launch(cb->list, ak, &range,
-						 num_sync_points, sync_points,
-						 &point);
-		if (e == -EOVERFLOW && empty)
-			r = CL_OUT_OF_RESOURCES;
-		else if (e < 0)
-			r = icd_launch_refused(ak, &range, e);
-	}
+	r = icd_mutable_parse_props(cb, props, &fields, &asserts, &n_props);
+	/* the assertion needs a work-group count to hold the updates to */
+	if (r == CL_SUCCESS && !local &&
+	    (cb->assert_no_more_groups || (asserts & ICD_NO_MORE_GROUPS)))
+		r = CL_INVALID_VALUE;
+	if (r == CL_SUCCESS)
+		r = icd_mutable_record(cb, props, n_props, fields, k, dim,
+				       offset, global, local, num_sync_points,
+				       sync_points, &point, mutable_handle);
 	return record_end(cb, r, point, sync_point);
 }
 

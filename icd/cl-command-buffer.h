@@ -78,6 +78,29 @@ typedef cl_properties icd_command_properties_khr;
 #define CL_COMMAND_COMMAND_BUFFER_KHR 0x12A8
 #endif
 
+/* Not in icd.h's enum: command-buffers manage their own lifetime here. */
+#define COMMAND_BUFFER_MAGIC 0x4143424du /* "ACBM" */
+
+struct _cl_mutable_command_khr;
+
+struct _cl_command_buffer_khr {
+	struct icd_object obj;
+	cl_command_queue queue;       /* held */
+	struct accel_cmdlist *list;
+	cl_command_buffer_properties_khr *props; /* as given, with the 0 */
+	size_t n_props;
+	cl_command_buffer_flags_khr flags;
+	/* CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR */
+	bool assert_no_more_groups;
+	pthread_mutex_t lock;         /* recording, finalizing, updates */
+	bool finalized;
+	/* cl-mutable-dispatch.c: ND-range commands, those with unset args */
+	struct _cl_mutable_command_khr *mutables;
+	size_t n_deferred;
+};
+
+bool icd_command_buffer_valid(cl_command_buffer_khr cb);
+
 /* The common tail of every recording call. */
 #define ICD_CB_TAIL                                                            \
 	cl_uint num_sync_points, const cl_sync_point_khr *sync_points,         \

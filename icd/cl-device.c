@@ -10,7 +10,7 @@
 
 #include "icd.h"
 #include "icd-sharing.h"
-#include "cl-command-buffer.h"
+#include "cl-mutable-dispatch.h"
 
 /* OpenCL C extensions the compiler module implements (compiler-stub/). */
 static const char compiler_extensions[] =
@@ -128,7 +128,8 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 	/* Semaphores and dma-buf import, where the device can (cl-sharing.c). */
 	icd_sharing_extensions(d, &d->extensions);
 	/* on libaccel's command lists (cl-command-buffer.c) */
-	icd_strcat(&d->extensions, " cl_khr_command_buffer");
+	icd_strcat(&d->extensions, " cl_khr_command_buffer"
+		   " cl_khr_command_buffer_mutable_dispatch");
 	/* "libaccel 0.1.0 (cpu 0.1.0)": the runtime, then the driver. */
 	icd_strcat(&d->driver_version_full, "%s (%s %s)", accel_get_version(),
 		   driver, d->driver_version);
@@ -569,6 +570,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
 	case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
 	case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+	case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
 		return icd_command_buffer_device_info(d, param, size, value,
 						      size_ret);
 	default:

@@ -236,19 +236,19 @@ static cl_int set_arg_error(int e, enum accel_kernel_arg_kind kind)
 	}
 }
 
-cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size,
-				  const void *value)
+/*
+ * clSetKernelArg()'s checks of @p size and @p value for argument @p index;
+ * the buffer a buffer argument names in @p buf.
+ */
+static cl_int arg_check(cl_kernel k, cl_uint index, size_t size,
+			const void *value, struct accel_buffer **buf)
 {
 	struct icd_arg *arg;
-	struct accel_buffer *buf = NULL;
-	cl_uint i;
 
-	if (!icd_object_valid(k, ICD_MAGIC_KERNEL))
-		return CL_INVALID_KERNEL;
 	if (index >= k->n_args)
 		return CL_INVALID_ARG_INDEX;
 	arg = &k->args[index];
-
+	*buf = NULL;
 	switch (arg->desc.kind) {
 	case ACCEL_KERNEL_ARG_LOCAL:
 		if (value)
@@ -266,7 +266,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size,
 			if (!icd_object_valid(m, ICD_MAGIC_MEM) ||
 			    m->ctx != k->prog->ctx)
 				return CL_INVALID_MEM_OBJECT;
-			buf = m->buf;
+			*buf = m->buf;
 		}
 		break;
 	}
@@ -281,26 +281,101 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size,
 			return CL_INVALID_ARG_VALUE;
 		break;
 	}
+	return CL_SUCCESS;
+}
 
+/* Set a checked argument on one of the kernel's libaccel kernels. */
+static cl_int arg_set(const struct icd_arg *arg, struct accel_kernel *ak,
+		      cl_uint index, size_t size, const void *value,
+		      struct accel_buffer *buf)
+{
+	int e;
+
+	if (arg->desc.kind == ACCEL_KERNEL_ARG_LOCAL)
+		e = accel_kernel_set_arg_local(ak, index, size);
+	else if (arg->desc.kind == ACCEL_KERNEL_ARG_BUFFER)
+		e = accel_kernel_set_arg_buffer(ak, index, buf);
+	else
+		e = accel_kernel_set_arg_value(ak, index, size, value);
+	return e < 0 ? set_arg_error(e, arg->desc.kind) : CL_SUCCESS;
+}
+
+cl_int icd_kernel_arg_apply(cl_kernel k, struct accel_kernel *ak,
+			    cl_uint index, size_t size, const void *value)
+{
+	struct accel_buffer *buf;
+	cl_int r;
+
+	r = arg_check(k, index, size, value, &buf);
+	if (r == CL_SUCCESS)
+		r = arg_set(&k->args[index], ak, index, size, value, buf);
+	return r;
+}
+
+cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size,
+				  const void *value)
+{
+	struct accel_buffer *buf;
+	struct icd_arg *arg;
+	cl_uint i;
+	cl_int r;
+
+	if (!icd_object_valid(k, ICD_MAGIC_KERNEL))
+		return CL_INVALID_KERNEL;
+	r = arg_check(k, index, size, value, &buf);
+	if (r != CL_SUCCESS)
+		return r;
+	arg = &k->args[index];
 	for (i = 0; i < k->prog->n_devices; i++) {
-		int e;
-
 		if (!k->k[i])
 			continue;
-		if (arg->desc.kind == ACCEL_KERNEL_ARG_LOCAL)
-			e = accel_kernel_set_arg_local(k->k[i], index, size);
-		else if (arg->desc.kind == ACCEL_KERNEL_ARG_BUFFER)
-			e = accel_kernel_set_arg_buffer(k->k[i], index, buf);
-		else
-			e = accel_kernel_set_arg_value(k->k[i], index, size,
-						       value);
-		if (e < 0)
-			return set_arg_error(e, arg->desc.kind);
+		r = arg_set(arg, k->k[i], index, size, value, buf);
+		if (r != CL_SUCCESS)
+			return r;
 	}
 	arg->set = true;
 	if (arg->desc.kind == ACCEL_KERNEL_ARG_LOCAL)
 		arg->local_size = size;
 	return CL_SUCCESS;
+}
+
+/* An SVM pointer argument on one device kernel (see below). */
+static cl_int svm_arg_set(cl_kernel k, cl_uint i, struct accel_kernel *ak,
+			  cl_uint index, const void *value)
+{
+	int e;
+
+	if (icd_device_svm_caps(k->prog->devices[i]))
+		e = accel_kernel_set_arg_host_ptr(ak, index, (void *)value);
+	else
+		e = accel_kernel_set_arg_buffer(ak, index, NULL);
+	return e < 0 ? set_arg_error(e, k->args[index].desc.kind) :
+		       CL_SUCCESS;
+}
+
+static cl_int svm_arg_check(cl_kernel k, cl_uint index)
+{
+	if (!icd_context_svm_caps(k->prog->ctx))
+		return CL_INVALID_OPERATION;
+	if (index >= k->n_args)
+		return CL_INVALID_ARG_INDEX;
+	if (k->args[index].desc.kind != ACCEL_KERNEL_ARG_BUFFER)
+		return CL_INVALID_ARG_VALUE;
+	return CL_SUCCESS;
+}
+
+cl_int icd_kernel_svm_arg_apply(cl_kernel k, cl_device_id dev,
+				struct accel_kernel *ak, cl_uint index,
+				const void *value)
+{
+	int i = icd_program_device_index(k->prog, dev);
+	cl_int r = svm_arg_check(k, index);
+
+	if (r == CL_SUCCESS && i < 0)
+		r = CL_INVALID_DEVICE;
+	if (r == CL_SUCCESS)
+		r = svm_arg_set(k, (cl_uint)i, ak, index, value);
+	return r;
 }
 
 /*
@@ -311,32 +386,22 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size,
 cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint index,
 					    const void *value)
 {
-	struct icd_arg *arg;
 	cl_uint i;
+	cl_int r;
 
 	if (!icd_object_valid(k, ICD_MAGIC_KERNEL))
 		return CL_INVALID_KERNEL;
-	if (!icd_context_svm_caps(k->prog->ctx))
-		return CL_INVALID_OPERATION;
-	if (index >= k->n_args)
-		return CL_INVALID_ARG_INDEX;
-	arg = &k->args[index];
-	if (arg->desc.kind != ACCEL_KERNEL_ARG_BUFFER)
-		return CL_INVALID_ARG_VALUE;
+	r = svm_arg_check(k, index);
+	if (r != CL_SUCCESS)
+		return r;
 	for (i = 0; i < k->prog->n_devices; i++) {
-		int e;
-
 		if (!k->k[i])
 			continue;
-		if (icd_device_svm_caps(k->prog->devices[i]))
-			e = accel_kernel_set_arg_host_ptr(k->k[i], index,
-							  (void *)value);
-		else
-			e = accel_kernel_set_arg_buffer(k->k[i], index, NULL);
-		if (e < 0)
-			return set_arg_error(e, arg->desc.kind);
+		r = svm_arg_set(k, i, k->k[i], index, value);
+		if (r != CL_SUCCESS)
+			return r;
 	}
-	arg->set = true;
+	k->args[index].set = true;
 	return CL_SUCCESS;
 }
 

@@ -12,7 +12,7 @@
 
 #include "icd.h"
 #include "icd-sharing.h"
-#include "cl-command-buffer.h"
+#include "cl-mutable-dispatch.h"
 
 static struct _cl_platform_id platform;
 static pthread_once_t platform_once = PTHREAD_ONCE_INIT;
@@ -204,6 +204,8 @@ cl_version icd_extension_version(const char *name)
 		return CL_MAKE_VERSION(2, 0, 0);
 	if (!strcmp(name, "cl_khr_command_buffer"))
 		return ICD_COMMAND_BUFFER_VERSION;
+	if (!strcmp(name, "cl_khr_command_buffer_mutable_dispatch"))
+		return ICD_MUTABLE_DISPATCH_VERSION;
 	/* every other extension we list is at its first version */
 	return CL_MAKE_VERSION(1, 0, 0);
 }

@@ -9,7 +9,7 @@
 
 #include "icd.h"
 #include "icd-sharing.h"
-#include "cl-command-buffer.h"
+#include "cl-mutable-dispatch.h"
 
 /* Every dispatch slot that holds a function on Linux, in table order. */
 #define ICD_FUNCTIONS(X)                                                       \
@@ -216,6 +216,9 @@ static const struct icd_function extension_functions[] = {
 	CB_ENTRY(clCommandNDRangeKernelKHR)
 	CB_ENTRY(clCommandSVMMemcpyKHR)
 	CB_ENTRY(clCommandSVMMemFillKHR)
+	/* cl_khr_command_buffer_mutable_dispatch 0.9.5 (its own header) */
+	CB_ENTRY(clUpdateMutableCommandsKHR)
+	CB_ENTRY(clGetMutableCommandInfoKHR)
 #undef CB_ENTRY
 	/* cl_arm_import_memory(_dma_buf) */
 	{ "clImportMemoryARM", (void *)clImportMemoryARM },

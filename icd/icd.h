@@ -387,6 +387,16 @@ int icd_program_device_index(cl_program p, cl_device_id dev);
 void icd_kernel_free(cl_kernel k);
 /* Local memory of a launch: static plus the local arguments set. */
 uint64_t icd_kernel_local_mem(cl_kernel k);
+/*
+ * clSetKernelArg() and clSetKernelArgSVMPointer() for argument @p index of
+ * @p k on @p ak alone: one of its libaccel kernels or a clone of one
+ * (mutable-dispatch updates, for device @p dev), with the same checks.
+ */
+cl_int icd_kernel_arg_apply(cl_kernel k, struct accel_kernel *ak,
+			    cl_uint index, size_t size, const void *value);
+cl_int icd_kernel_svm_arg_apply(cl_kernel k, cl_device_id dev,
+				struct accel_kernel *ak, cl_uint index,
+				const void *value);
 
 /* ---- cl-ndrange.c ------------------------------------------------------- */
 

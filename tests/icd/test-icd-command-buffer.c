@@ -183,7 +183,10 @@ static void test_device_queries(void **state)
 	CL_OK(clGetDeviceInfo(env->device,
 			      CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR,
 			      sizeof(caps), &caps, NULL));
-	assert_int_equal(caps, CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR);
+	/* simultaneous use: cl_khr_command_buffer_mutable_dispatch 0.9.4 */
+	assert_int_equal(caps,
+			 CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
+			 CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR);
 	/* CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR */
 	CL_OK(clGetDeviceInfo(env->device, 0x12AA, sizeof(props), &props,
 			      NULL));
@@ -205,9 +208,9 @@ static void test_create_and_info(void **state)
 		CL_COMMAND_BUFFER_FLAGS_KHR, 0,
 		CL_COMMAND_BUFFER_FLAGS_KHR, 0, 0
 	};
-	cl_command_buffer_properties_khr simultaneous[] = {
-		CL_COMMAND_BUFFER_FLAGS_KHR,
-		CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, 0
+	/* no such flag (1 and 2: mutable dispatch, icd-mutable-dispatch) */
+	cl_command_buffer_properties_khr bad_flag[] = {
+		CL_COMMAND_BUFFER_FLAGS_KHR, 1 << 5, 0
 	};
 	cl_command_buffer_properties_khr unknown[] = { 0x4242, 0, 0 };
 	cl_command_queue q2[2] = { env->queue, env->queue };
@@ -228,7 +231,7 @@ static void test_create_and_info(void **state)
 	assert_int_equal(err, CL_INVALID_COMMAND_QUEUE);
 	assert_null(cb.create(1, &env->queue, twice, &err));
 	assert_int_equal(err, CL_INVALID_VALUE);
-	assert_null(cb.create(1, &env->queue, simultaneous, &err));
+	assert_null(cb.create(1, &env->queue, bad_flag, &err));
 	assert_int_equal(err, CL_INVALID_VALUE);
 	assert_null(cb.create(1, &env->queue, unknown, &err));
 	assert_int_equal(err, CL_INVALID_VALUE);
@@ -391,8 +394,11 @@ static void test_recording_errors(void **state)
 				    NULL), CL_INVALID_COMMAND_BUFFER_KHR);
 	assert_int_equal(cb.ndrange(b, NULL, props, k, 1, NULL, &global, NULL,
 				    0, NULL, NULL, NULL), CL_INVALID_VALUE);
-	assert_int_equal(cb.ndrange(b, NULL, NULL, k, 1, NULL, &global, NULL,
-				    0, NULL, NULL, &handle), CL_INVALID_VALUE);
+	/* handles are for ND-range commands only */
+	assert_int_equal(cb.barrier(b, NULL, NULL, 0, NULL, NULL, &handle),
+			 CL_INVALID_VALUE);
+	assert_int_equal(cb.copy(b, NULL, NULL, buf, buf, 0, 64, 8, 0, NULL,
+				 NULL, &handle), CL_INVALID_VALUE);
 	assert_null(handle);
 	/* buffers */
 	assert_int_equal(cb.copy(b, NULL, NULL, buf, NULL, 0, 0, 4, 0, NULL,
