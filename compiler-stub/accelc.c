@@ -48,6 +48,7 @@ static void usage(FILE *f)
 		"                            linking (default:\n"
 		"                            $ACCEL_COMPILE_TIMEOUT_MS, else 60000)\n"
 		"  -v, --verbose             say whether the cache was used\n"
+		"                            and what the build spent its time on\n"
 		"  -h, --help\n");
 }
 
@@ -194,6 +195,21 @@ struct outputs {
 	bool list, verbose;
 };
 
+/* "accelc: time: <step> <ms> ms" per step the build ran. */
+static void print_timings(const char *t)
+{
+	unsigned long long ns;
+	char step[64];
+	int n;
+
+	while (t && sscanf(t, "%63s %llu%n", step, &ns, &n) == 2) {
+		fprintf(stderr, "accelc: time: %s %.1f ms\n", step,
+			(double)ns / 1e6);
+		t += n;
+		t += strspn(t, "\n");
+	}
+}
+
 static int write_outputs(const struct accelc_result *res,
 			 const struct outputs *w)
 {
@@ -202,9 +218,11 @@ static int write_outputs(const struct accelc_result *res,
 	size_t size;
 	int r = 0;
 
-	if (w->verbose)
+	if (w->verbose) {
 		fprintf(stderr, "accelc: program cache: %s\n",
 			cache[accelc_result_get_cache_status(res) % 3]);
+		print_timings(accelc_result_get_timings(res));
+	}
 	if (w->list)
 		list(res);
 	if (w->ir && (r = write_text(w->ir, accelc_result_get_ir(res))) < 0)

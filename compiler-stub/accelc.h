@@ -331,6 +331,15 @@ ACCELC_API struct accelc_result *accelc_result_free(struct accelc_result *res);
 ACCELC_API const char *accelc_result_get_log(const struct accelc_result *res);
 
 /**
+ * What the build spent its time on: one line per step in the order they
+ * ran, "<step> <nanoseconds>\n" (clang, each pass of --print-passes that
+ * ran, link, codegen-process: starting the code generator and what no
+ * step covers). NULL when nothing was built (a cache hit, a binary).
+ */
+ACCELC_API const char *
+accelc_result_get_timings(const struct accelc_result *res);
+
+/**
  * @return path of the shared object (lives until accelc_result_free(),
  *         which deletes it), NULL if the build failed
  */

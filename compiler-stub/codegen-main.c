@@ -40,10 +40,16 @@ static int write_out(const char *dir, const char *name, const void *data,
 	return r;
 }
 
-static int outputs(const char *dir, const struct accelc_result *res)
+static int outputs(const char *dir, const struct job *j)
 {
+	const struct accelc_result *res = j->res;
 	int r = write_out(dir, ACCELC_CODEGEN_CONTAINER, res->container,
 			  res->container_size);
+
+	/* the parent reports them (accelc_result_get_timings()) */
+	if (!r && j->timings.len)
+		r = write_out(dir, ACCELC_CODEGEN_TIMINGS, j->timings.buf,
+			      j->timings.len);
 
 	if (!r && res->ir)
 		r = write_out(dir, ACCELC_CODEGEN_IR, res->ir,
@@ -113,11 +119,12 @@ static int run(char **argv, struct strbuf *log)
 		}
 	}
 	if (r == 0)
-		r = outputs(argv[1], j.res);
+		r = outputs(argv[1], &j);
 	accelc_build_opts_free(&j.bo);
 out:
 	accelc_free_kernels(j.kernels, j.n_kernels);
 	accelc_result_free(j.res);
+	strbuf_free(&j.timings);
 	free(opts);
 	free(opts_path);
 	free(j.clang);

@@ -33,7 +33,13 @@ struct job {
 	/* split vectors in work-item loops (accelc-codegen, which set LLVM's
 	 * -scalarize-load-store: codegen/split-vectors.c) */
 	bool split_vectors;
+	/* "<step> <ns>\n" per step run (accelc_result_get_timings()) */
+	struct strbuf timings;
 };
+
+/* Monotonic nanoseconds, and a step's time since @p start. */
+uint64_t job_now_ns(void);
+void job_time(struct job *j, const char *step, uint64_t start);
 
 /* Copy @p opts (may be NULL) and make the result. @return 0, -EINVAL,
  * -ENOMEM */
@@ -68,6 +74,7 @@ char *job_fiber_obj_path(const struct job *j);
 #define ACCELC_CODEGEN_CONTAINER "program.bin"
 #define ACCELC_CODEGEN_IR "program.ll"
 #define ACCELC_CODEGEN_ASM "program.s"
+#define ACCELC_CODEGEN_TIMINGS "timings"
 /* The bitcode at j->bc, free of temporary names, as an object container
  * in j->res (object.c). */
 int job_object(struct job *j);

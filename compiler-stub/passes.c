@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "job.h"
 #include "pipeline.h"
 
 #define F(x) ACCELC_FACT(x)
@@ -234,20 +235,17 @@ int accelc_run_passes_of(struct accelc_pass_ctx *c,
 			strbuf_printf(c->st.log, "pass: %s%s\n", p->name,
 				      run ? "" : " (skipped)");
 		if (run) {
-			struct timespec t0, t1;
+			uint64_t t0 = job_now_ns();
 
-			clock_gettime(CLOCK_MONOTONIC, &t0);
 			r = p->run(c);
-			clock_gettime(CLOCK_MONOTONIC, &t1);
 			if (trace)
 				strbuf_printf(c->st.log,
 					      "pass time: %s %.3f ms\n",
 					      p->name,
-					      (double)(t1.tv_sec - t0.tv_sec) *
-							      1e3 +
-						      (double)(t1.tv_nsec -
-							       t0.tv_nsec) /
-							      1e6);
+					      (double)(job_now_ns() - t0) / 1e6);
+			/* accelc_result_get_timings() */
+			if (c->j)
+				job_time(c->j, p->name, t0);
 			if (r)
 				return r;
 		}

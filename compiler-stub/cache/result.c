@@ -40,6 +40,7 @@ struct accelc_result *accelc_result_free(struct accelc_result *res)
 	free(res->container);
 	free(res->ir);
 	free(res->asm_text);
+	free(res->timings);
 	accelc_free_kernels(res->kernels, res->n_kernels);
 	free(res);
 	return NULL;
@@ -48,6 +49,11 @@ struct accelc_result *accelc_result_free(struct accelc_result *res)
 const char *accelc_result_get_log(const struct accelc_result *res)
 {
 	return res && res->log ? res->log : "";
+}
+
+const char *accelc_result_get_timings(const struct accelc_result *res)
+{
+	return res ? res->timings : NULL;
 }
 
 const char *accelc_result_get_path(const struct accelc_result *res)

@@ -19,6 +19,7 @@ struct accelc_result {
 	char *path;       /* /proc/self/fd/<code_fd>, see code_path() */
 	char *ir;
 	char *asm_text;
+	char *timings; /* "<step> <ns>\n" lines, NULL if nothing ran */
 	struct kernel_desc *kernels;
 	uint32_t n_kernels;
 };

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -262,13 +263,17 @@ static int make_container(struct job *j)
 int job_codegen_here(struct job *j)
 {
 	char *fiber = NULL;
+	uint64_t t;
 	int r = run_llvm(j);
 
 	if (r == 0 && j->fiber_obj && !(fiber = job_fiber_obj_path(j)))
 		r = -ENOMEM;
-	if (r == 0)
+	if (r == 0) {
+		t = job_now_ns();
 		r = accelc_link_so(j->clang, j->obj, fiber, j->so,
 				   j->o.timeout_ms, j->log);
+		job_time(j, "link", t);
+	}
 	free(fiber);
 	if (r == 0)
 		r = make_container(j);
@@ -411,12 +416,57 @@ static uint32_t codegen_deadline(const struct job *j)
  * child leaves the container (and IR or assembly if asked for) in the
  * private directory.
  */
+uint64_t job_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void job_time(struct job *j, const char *step, uint64_t start)
+{
+	strbuf_printf(&j->timings, "%s %llu\n", step,
+		      (unsigned long long)(job_now_ns() - start));
+}
+
+/*
+ * The code generator's step times (its file), then the rest of the
+ * @p total it took as codegen-process: starting it, LLVM's set-up.
+ */
+static void codegen_timings(struct job *j, uint64_t total)
+{
+	char *path, *text = NULL, *line, *save = NULL;
+	unsigned long long ns, sum = 0;
+	size_t len;
+
+	if (asprintf(&path, "%s/" ACCELC_CODEGEN_TIMINGS, j->dir) < 0)
+		return;
+	if (accelc_read_file(path, (void **)&text, &len) == 0) {
+		for (line = strtok_r(text, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char name[64];
+
+			/* Our own helper wrote it; still, parse it strictly. */
+			if (sscanf(line, "%63s %llu", name, &ns) != 2)
+				continue;
+			strbuf_printf(&j->timings, "%s %llu\n", name, ns);
+			sum += ns;
+		}
+	}
+	free(text);
+	free(path);
+	strbuf_printf(&j->timings, "codegen-process %llu\n",
+		      total > sum ? (unsigned long long)(total - sum) : 0ull);
+}
+
 int job_codegen(struct job *j)
 {
 	struct argv a = { 0 };
 	char flags[16], timeout[16], *opts;
 	void *data = NULL;
 	uint32_t deadline;
+	uint64_t t;
 	size_t size;
 	int r;
 
@@ -443,9 +493,12 @@ int job_codegen(struct job *j)
 	argv_add(&a, j->features);
 	argv_add(&a, flags);
 	argv_add(&a, timeout);
+	t = job_now_ns();
 	if (!r)
 		r = a.oom ? -ENOMEM : accelc_spawn(a.v, j->log, deadline);
 	argv_free(&a);
+	if (r == 0)
+		codegen_timings(j, job_now_ns() - t);
 	if (r != 0 && asprintf(&opts, "%s/" ACCELC_CODEGEN_STDERR, j->dir) > 0) {
 		/* what it could not copy to the log itself: a crash */
 		accelc_stack_copy_stderr(opts, j->log);
@@ -609,6 +662,7 @@ int job_prepare(struct job *j)
 
 static void job_free(struct job *j)
 {
+	strbuf_free(&j->timings);
 	accelc_cache_close(&j->cache);
 	if (j->dir)
 		rm_dir(j->dir);
@@ -672,6 +726,10 @@ int job_finish(struct job *j, int r, struct accelc_result **ret)
 
 	if (!res->log)
 		res->log = clean_log(j->log, j->src, j->dir);
+	if (!res->timings && j->timings.len && !j->timings.truncated) {
+		res->timings = j->timings.buf;
+		j->timings.buf = NULL;
+	}
 	if (r == 0 && res->cache_status == ACCELC_CACHE_MISS)
 		accelc_cache_store(&j->cache, res->log, res->container,
 				   res->container_size);
@@ -696,6 +754,7 @@ int accelc_compile(const struct accelc_options *opts, const char *source,
 {
 	struct strbuf log = { 0 };
 	struct job j;
+	uint64_t t;
 	int r;
 
 	if (!source || !ret)
@@ -715,8 +774,10 @@ int accelc_compile(const struct accelc_options *opts, const char *source,
 		if (r)
 			goto out;
 	}
+	t = job_now_ns();
 	r = accelc_frontend(j.clang, &j.bo, j.src, j.bc, j.o.timeout_ms,
 			    &log);
+	job_time(&j, "clang", t);
 	if (r == 0)
 		r = job_codegen(&j);
 out:

@@ -160,9 +160,13 @@ int accelc_compile_object(const struct accelc_options *opts,
 		r = job_files(&j, source, len);
 	if (r == 0)
 		r = write_headers(&j, n_headers, header_names, header_sources);
-	if (r == 0)
+	if (r == 0) {
+		uint64_t t = job_now_ns();
+
 		r = accelc_frontend(j.clang, &j.bo, j.src, j.bc,
 				    j.o.timeout_ms, &log);
+		job_time(&j, "clang", t);
+	}
 	if (r == 0)
 		r = job_object(&j);
 	return job_finish(&j, r, ret);

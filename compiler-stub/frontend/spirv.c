@@ -613,8 +613,12 @@ int accelc_compile_il(const struct accelc_options *opts, const void *il,
 		r = -ENOMEM;
 	if (r == 0)
 		r = accelc_write_file(spv, il, size);
-	if (r == 0)
+	if (r == 0) {
+		uint64_t t = job_now_ns();
+
 		r = translate(&j, tool, spv, n_spec, spec);
+		job_time(&j, "llvm-spirv", t);
+	}
 	if (r == 0)
 		r = fixup(&j, flags & ACCELC_IL_OBJECT);
 	if (r == 0 && (flags & ACCELC_IL_OBJECT))

@@ -18,8 +18,13 @@ void k(global const float *restrict x, local int *t, float4 v)
 CL
 "$accelc" -v -o "$tmp/k.bin" "$tmp/k.cl" 2> "$tmp/err" || fail "build"
 grep -q "cache: miss" "$tmp/err" || fail "first build not a miss"
+for step in clang link-builtins optimise emit-object link codegen-process; do
+	grep -q "^accelc: time: $step [0-9.]* ms$" "$tmp/err" ||
+		fail "no time for $step: $(cat "$tmp/err")"
+done
 "$accelc" -v -o "$tmp/k2.bin" "$tmp/k.cl" 2> "$tmp/err" || fail "rebuild"
 grep -q "cache: hit" "$tmp/err" || fail "second build not a hit"
+if grep -q "time:" "$tmp/err"; then fail "times for a cache hit"; fi
 cmp -s "$tmp/k.bin" "$tmp/k2.bin" || fail "a hit gives other bytes"
 head -c 8 "$tmp/k.bin" | grep -q ACCELBIN || fail "no container magic"
 

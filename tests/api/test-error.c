@@ -6,8 +6,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test-common.h"
@@ -189,6 +191,51 @@ static void test_compiler_gap(void **state)
 	test_log_fini(&log);
 }
 
+/* A slow build says at info where its time went (here: every build). */
+static void test_slow_build_steps(void **state)
+{
+	struct accel_context *ctx = NULL;
+	struct accel_program *prog = NULL;
+	struct accel_device *dev = NULL;
+	struct test_log log;
+	char src[128];
+
+	(void)state;
+	/* read when the context lists its devices */
+	assert_int_equal(setenv("ACCEL_BUILD_REPORT_MS", "0", 1), 0);
+	test_log_init(&log);
+	assert_int_equal(test_context_new(&log, &ctx), 0);
+	assert_int_equal(accel_context_set_log_priority(ctx, ACCEL_LOG_INFO),
+			 0);
+	assert_int_equal(test_get_cpu_device(ctx, &dev), 0);
+	assert_int_equal(unsetenv("ACCEL_BUILD_REPORT_MS"), 0);
+	if (!(test_dev_u64(dev, ACCEL_DEVICE_U64_CAPS) &
+	      ACCEL_DEVICE_CAP_COMPILER)) {
+		accel_device_unref(dev);
+		accel_context_unref(ctx);
+		test_log_fini(&log);
+		skip();
+	}
+	/* not in the program cache: something is built */
+	snprintf(src, sizeof(src),
+		 "/* %ld %d */ kernel void k(global int *p) { p[0] = 1; }",
+		 (long)time(NULL), (int)getpid());
+	assert_int_equal(accel_program_new_source(dev, src, 0, NULL, NULL,
+						  &prog), 0);
+	assert_true(test_log_contains(&log, "building the program took"));
+	assert_true(test_log_contains(&log, " clang "));
+	accel_program_unref(prog);
+	/* the same again comes from the cache: no steps to report */
+	test_log_reset(&log);
+	assert_int_equal(accel_program_new_source(dev, src, 0, NULL, NULL,
+						  &prog), 0);
+	assert_false(test_log_contains(&log, "building the program took"));
+	accel_program_unref(prog);
+	accel_device_unref(dev);
+	accel_context_unref(ctx);
+	test_log_fini(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_dmabuf_export_gap),
 		cmocka_unit_test(test_fence_export_gap),
 		cmocka_unit_test(test_compiler_gap),
+		cmocka_unit_test(test_slow_build_steps),
 	};
 
 	return TEST_RUN_GROUP("error", tests);

@@ -48,6 +48,8 @@ struct cpu_compiler {
 		    struct accelc_result **);
 	uint32_t (*get_kind)(const struct accelc_result *);
 	uint64_t (*get_global_size)(const struct accelc_result *);
+	/* optional: a module older than it lacks it */
+	const char *(*get_timings)(const struct accelc_result *);
 	int (*compile_il)(const struct accelc_options *, const void *, size_t,
 			  uint32_t, const struct accelc_spec_const *, uint32_t,
 			  struct accelc_result **);
@@ -180,6 +182,8 @@ static int compiler_load(struct accel_context *ctx, struct cpu_compiler **ret)
 	*(void **)&c->get_global_size =
 		dlsym(c->handle, "accelc_result_get_global_size");
 	*(void **)&c->compile_il = dlsym(c->handle, "accelc_compile_il");
+	*(void **)&c->get_timings =
+		dlsym(c->handle, "accelc_result_get_timings");
 	if (!c->compile || !c->result_free || !c->get_log || !c->get_path ||
 	    !c->get_kernel_count || !c->get_kernel || !c->load_binary ||
 	    !c->get_container || !c->get_cache_status ||
@@ -426,12 +430,54 @@ _Static_assert(sizeof(struct accelc_spec_const) ==
  * What every build call does with the compiler's answer: the log to the
  * caller (build failures too), the program made on success.
  */
+/*
+ * A build that took ACCEL_BUILD_REPORT_MS or more says at info where the
+ * time went: the steps of 1% of it or more, in the order they ran
+ * (loading the compiler module first, on the device's first build).
+ */
+static void report_slow(struct accel_device *dev, struct cpu_compiler *c,
+			const struct accelc_result *res, uint64_t ns,
+			uint64_t load_ns)
+{
+	const struct cpu_device *cpu = dev->backend_data;
+	char steps[512], step[64];
+	unsigned long long t;
+	const char *p;
+	size_t len = 0;
+	int n;
+
+	if (ns < cpu->build_report_ns || !c->get_timings || !res ||
+	    !accel_log_enabled(dev->ctx, ACCEL_LOG_INFO))
+		return;
+	p = c->get_timings(res);
+	if (!p)
+		return; /* nothing was built: a cache hit */
+	steps[0] = '\0';
+	if (load_ns * 100 >= ns)
+		len = (size_t)snprintf(steps, sizeof(steps),
+				       " loading the compiler %.0f ms",
+				       (double)load_ns / 1e6);
+	while (sscanf(p, "%63s %llu%n", step, &t, &n) == 2) {
+		p += n;
+		p += strspn(p, "\n");
+		if (t * 100 < ns || len >= sizeof(steps))
+			continue;
+		n = snprintf(steps + len, sizeof(steps) - len, "%s %s %.0f ms",
+			     len ? "," : "", step, (double)t / 1e6);
+		if (n > 0)
+			len += (size_t)n;
+	}
+	log_info(dev->ctx, "building the program took %.2f s:%s\n",
+		 (double)ns / 1e9, steps);
+}
+
 static int build_done(struct accel_device *dev, struct cpu_compiler *c,
 		      int r, struct accelc_result *res, char **ret_log,
-		      struct accel_program **ret)
+		      struct accel_program **ret, uint64_t start, uint64_t load)
 {
 	uint32_t cs;
 
+	report_slow(dev, c, res, accel_now_ns() - start, load);
 	if (res && ret_log) {
 		*ret_log = strdup(c->get_log(res));
 		if (!*ret_log)
@@ -463,11 +509,13 @@ int cpu_program_build(struct accel_device *dev,
 	const void **data;
 	size_t *sizes;
 	uint32_t i, n = req->n_inputs;
+	uint64_t start = accel_now_ns(), load;
 	int r;
 
 	r = device_compiler(dev, &c);
 	if (r < 0)
 		return r;
+	load = accel_now_ns() - start;
 	switch (req->kind) {
 	case ACCEL_BUILD_SOURCE:
 		r = c->compile(&opts, req->source, req->length, &res);
@@ -507,7 +555,7 @@ int cpu_program_build(struct accel_device *dev,
 	default:
 		return -EINVAL;
 	}
-	return build_done(dev, c, r, res, ret_log, ret);
+	return build_done(dev, c, r, res, ret_log, ret, start, load);
 }
 
 int cpu_program_load_binary(struct accel_device *dev, const void *data,

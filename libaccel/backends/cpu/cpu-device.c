@@ -472,6 +472,11 @@ static int cpu_enumerate_builtin(struct accel_context *ctx)
 					   CPU_SPIN_NS_DEFAULT / 1000) *
 		       1000;
 
+	cpu->build_report_ns =
+		(uint64_t)env_ulong(ctx, "ACCEL_BUILD_REPORT_MS", 0, 3600000,
+				    CPU_BUILD_REPORT_MS_DEFAULT) *
+		1000000;
+
 	read_cpuinfo(&info);
 	set_props(dev, &info, cpus);
 	/*

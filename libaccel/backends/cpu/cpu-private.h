@@ -40,6 +40,8 @@ struct accelc_printf_buffer;
 
 /* Streaming threshold when the cache size is unknown. */
 #define CPU_STREAMING_MIN_DEFAULT (64ull << 20)
+/* ACCEL_BUILD_REPORT_MS: a build this slow logs its steps at info */
+#define CPU_BUILD_REPORT_MS_DEFAULT 1000
 
 struct cpu_job;
 
@@ -145,6 +147,8 @@ struct cpu_device {
 	uint64_t spin_ns;
 	/* launches binding this many bytes of buffers run streaming variants */
 	uint64_t streaming_min;
+	/* builds taking this long log where the time went (cpu-compiler.c) */
+	uint64_t build_report_ns;
 	/* The compiler module, loaded on the first build (cpu-compiler.c). */
 	_Atomic(struct cpu_compiler *) compiler;
 };
