@@ -6,7 +6,8 @@
  * clUpdateMutableCommandsKHR and each of its errors (nothing changes when
  * one config of a call fails), argument, offset, global and local size
  * updates checked by the results of several enqueues, an update while an
- * earlier enqueue still waits, and arguments left unset at recording.
+ * earlier enqueue still waits, arguments left unset at recording, and SVM
+ * pointer arguments with execution info.
  *
  * The functions come from clGetExtensionFunctionAddressForPlatform with
  * the 0.9.5 signatures, declared here: Debian 12's headers have 0.9.0's.
@@ -508,7 +509,12 @@ static void test_update_errors(void **state)
 	c.work_dim = 2;
 	assert_int_equal(update1(b, &c), CL_INVALID_OPERATION);
 
-	/* one bad config: the good one before it is not applied either */
+	/*
+	 * one bad config: the good one before it is not applied either
+	 * (the geometry is checked last, after the arguments)
+	 */
+	c.work_dim = 0;
+	c.global_work_size = &odd;
 	good.command = h;
 	good.num_args = 1;
 	good.arg_list = &arg;
@@ -726,6 +732,73 @@ static void test_deferred_arguments(void **state)
 	CL_OK(clReleaseMemObject(a));
 }
 
+/* SVM pointer arguments and execution info (devices with SVM). */
+static void test_svm_arguments(void **state)
+{
+	struct icd_env *env = *state;
+	cl_device_svm_capabilities svm = 0;
+	size_t global = N;
+	cl_mutable_command_khr h = NULL;
+	cl_program p;
+	cl_kernel k;
+	cl_command_buffer_khr b;
+	cl_int v = 1, *a, *c;
+	cl_mutable_dispatch_arg_khr to_c = { 0, 0, NULL };
+	cl_mutable_dispatch_arg_khr not_ptr = { 1, 0, NULL };
+	cl_mutable_dispatch_exec_info_khr ptrs = {
+		CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof(void *), NULL
+	};
+	cl_mutable_dispatch_exec_info_khr bad = { 0x4242, 0, NULL };
+	struct config cfg = { 0 };
+
+	clGetDeviceInfo(env->device, CL_DEVICE_SVM_CAPABILITIES, sizeof(svm),
+			&svm, NULL);
+	if (!(svm & CL_DEVICE_SVM_FINE_GRAIN_BUFFER))
+		skip();
+	load(env);
+	a = clSVMAlloc(env->ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, N * 4, 0);
+	c = clSVMAlloc(env->ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, N * 4, 0);
+	assert_non_null(a);
+	assert_non_null(c);
+	memset(a, 0, N * 4);
+	memset(c, 0, N * 4);
+	p = icd_test_build(env, src, NULL);
+	k = kernel(p, "add");
+	CL_OK(clSetKernelArgSVMPointer(k, 0, a));
+	CL_OK(clSetKernelArg(k, 1, sizeof(v), &v));
+	b = create(env->queue, CL_COMMAND_BUFFER_MUTABLE_KHR);
+	CL_OK(cb.ndrange(b, NULL, NULL, k, 1, NULL, &global, NULL, 0, NULL,
+			 NULL, &h));
+	CL_OK(cb.finalize(b));
+	CL_OK(cb.enqueue(0, NULL, b, 0, NULL, NULL));
+	CL_OK(clFinish(env->queue));
+
+	cfg.command = h;
+	cfg.num_svm_args = 1;
+	cfg.arg_svm_list = &not_ptr; /* a by-value argument */
+	assert_int_equal(update1(b, &cfg), CL_INVALID_ARG_VALUE);
+	to_c.arg_value = c;
+	cfg.arg_svm_list = &to_c;
+	cfg.num_exec_infos = 1;
+	cfg.exec_info_list = &bad;
+	assert_int_equal(update1(b, &cfg), CL_INVALID_VALUE);
+	ptrs.param_value = &c;
+	cfg.exec_info_list = &ptrs;
+	CL_OK(update1(b, &cfg));
+	for (int i = 0; i < 2; i++)
+		CL_OK(cb.enqueue(0, NULL, b, 0, NULL, NULL));
+	CL_OK(clFinish(env->queue));
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(a[i], 1);
+		assert_int_equal(c[i], 2);
+	}
+	CL_OK(cb.release(b));
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseProgram(p));
+	clSVMFree(env->ctx, a);
+	clSVMFree(env->ctx, c);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
 
 int main(void)
@@ -738,6 +811,7 @@ int main(void)
 		T(test_updates_over_enqueues),
 		T(test_update_while_pending),
 		T(test_deferred_arguments),
+		T(test_svm_arguments),
 	};
 
 	return ICD_TEST_RUN("icd-mutable-dispatch", tests);
