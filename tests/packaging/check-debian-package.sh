@@ -14,11 +14,14 @@
 #      --json names the staged compiler module, accelc compiles a kernel
 #      (through the staged accelc-codegen), clinfo -l lists the platform
 #      through the staged vendor file (which names the ICD by SONAME,
-#      found through LD_LIBRARY_PATH), man -l formats the staged pages;
+#      found through LD_LIBRARY_PATH), man -l formats the staged pages,
+#      /usr/bin/python3 imports the staged libaccel module (PYTHONPATH),
+#      makes a context and lists the CPU device;
 #   3. with ACCEL_TEST_INSTALL_PACKAGES=1, as root, on a machine where no
 #      libaccel package and no file of theirs is installed: apt-get install
-#      of the .debs, `man accel-info`, clinfo -l, accel-info -L and accelc
-#      as installed, then apt-get purge (also on failure).
+#      of the .debs, `man accel-info`, clinfo -l, accel-info -L, accelc
+#      and `python3 -c 'import libaccel'` as installed, then apt-get purge
+#      (also on failure).
 # Exit 77 (skipped), saying why, when a tool or build dependency is missing.
 # WORK_DIR keeps the logs, the .debs and the lintian output; the build
 # tree is removed after a successful build.
@@ -38,7 +41,8 @@ fail() {
 }
 
 for tool in dpkg-buildpackage dpkg-checkbuilddeps dpkg-deb \
-	dpkg-parsechangelog dpkg-architecture dh lintian clinfo man; do
+	dpkg-parsechangelog dpkg-architecture dh lintian clinfo man \
+	/usr/bin/python3; do
 	command -v "$tool" >/dev/null 2>&1 ||
 		skip "$tool not found (apt-get install debhelper lintian" \
 			"clinfo man-db: tools/debian-packages.txt)"
@@ -96,7 +100,7 @@ changes=$(find "$work" -maxdepth 1 -name "libaccel_${version}_*.changes" |
 mapfile -t debs < <(find "$work" -maxdepth 1 -name '*.deb' \
 	! -name '*-dbgsym_*' | sort)
 echo "built: ${debs[*]##*/}"
-[ "${#debs[@]}" -eq 6 ] || fail "expected 6 packages, got ${#debs[@]}"
+[ "${#debs[@]}" -eq 7 ] || fail "expected 7 packages, got ${#debs[@]}"
 
 # ---- lintian -----------------------------------------------------------------------
 
@@ -155,6 +159,28 @@ check_tools() {
 	echo "$where: accel-info, accelc, clinfo: PASS"
 }
 
+# check_python WHERE: Debian's python3 imports libaccel (from the
+# environment's PYTHONPATH, or installed), which makes a context whose
+# devices include the CPU reference device; the module must be the
+# package's, in WHERE's dist-packages.
+check_python() {
+	local where=$1 out
+	out=$(/usr/bin/python3 -c '
+import libaccel
+ctx = libaccel.Context()
+print(libaccel.__file__)
+for d in ctx.devices:
+    print("device:", d.name, d.type == libaccel.DEVICE_TYPE_CPU)
+print("cpu:", ctx.cpu_device.name)
+' 2>&1) || fail "$where: python3 -c 'import libaccel ...' failed: $out"
+	echo "$out"
+	grep -q "^$2/libaccel/__init__.py$" <<<"$out" ||
+		fail "$where: python3 imported libaccel not from $2"
+	grep -q '^device: .* True$' <<<"$out" ||
+		fail "$where: libaccel.Context() lists no CPU device"
+	echo "$where: python3 import libaccel: PASS"
+}
+
 icd=$(cat "$stage/etc/OpenCL/vendors/libaccel.icd")
 soname=$(objdump -p "$libdir/libaccel-icd.so.0" |
 	awk '$1 == "SONAME" { print $2 }')
@@ -166,6 +192,8 @@ soname=$(objdump -p "$libdir/libaccel-icd.so.0" |
 	export LD_LIBRARY_PATH=$libdir
 	export OCL_ICD_VENDORS=$stage/etc/OpenCL/vendors
 	check_tools staged "$libdir"
+	PYTHONPATH=$stage/usr/lib/python3/dist-packages \
+		check_python staged "$stage/usr/lib/python3/dist-packages"
 ) || exit 1
 
 for page in man1/accel-info.1 man1/accelc.1 man7/libaccel.7; do
@@ -234,6 +262,8 @@ echo "installed: ${pkgs[*]}"
 	unset LD_LIBRARY_PATH OCL_ICD_VENDORS ACCEL_COMPILER
 	hash -r
 	check_tools installed "/usr/lib/$multiarch"
+	(unset PYTHONPATH && cd / &&
+		check_python installed /usr/lib/python3/dist-packages) || exit 1
 	[ "$(command -v accel-info)" = /usr/bin/accel-info ] ||
 		fail "accel-info is $(command -v accel-info), not /usr/bin's"
 	[ -f /usr/share/man/man1/accel-info.1.gz ] ||
@@ -261,7 +291,8 @@ echo "installed: ${pkgs[*]}"
 trap - EXIT
 purge
 for f in /etc/OpenCL/vendors/libaccel.icd /usr/bin/accel-info \
-	"/usr/lib/$multiarch/libaccel.so.0"; do
+	"/usr/lib/$multiarch/libaccel.so.0" \
+	/usr/lib/python3/dist-packages/libaccel; do
 	[ ! -e "$f" ] || fail "$f is left after apt-get purge"
 done
 echo PASS
