@@ -92,6 +92,20 @@ accel_add_kernel_test(NAME kernel-refaccel-edu
 	TIMEOUT 600)
 refaccel_requires(kernel-refaccel-edu)
 
+# Jobs on edu's DMA engine (edu_dma=1): every copy and fill, PRIME
+# imports included, goes through the device buffer in steps of at most
+# 2 KiB, 100 ms of guest time per command; so a chain of 10, not 1,000.
+accel_add_kernel_test(NAME kernel-refaccel-edu-dma
+	COMMAND ${REFACCEL_LOAD} edu_dma=1
+	COMMAND sh -c "dmesg | grep 'refaccel.*self-test passed, jobs on the DMA engine'"
+	COMMAND $<TARGET_FILE:refaccel-driver>
+	COMMAND sh -c "grep refaccel /proc/interrupts"
+	ENV REFACCEL_TEST_CHAIN=10
+	DEVICES edu
+	MEMORY 256M
+	TIMEOUT 600)
+refaccel_requires(kernel-refaccel-edu-dma)
+
 # Sync_file dependencies waited for by the kernel (in-syncobjs).
 accel_add_test(NAME accel-infence
 	SOURCES test-accel-infence.c ${PROJECT_SOURCE_DIR}/tests/sharing/peer.c

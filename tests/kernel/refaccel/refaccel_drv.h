@@ -29,8 +29,13 @@ struct refaccel_edu {
 	struct mutex lock;
 	/* Completed from the IRQ handler; irq_status: the bits it acked. */
 	struct completion irq_done;
-	spinlock_t irq_lock;
+	spinlock_t irq_lock;	/* irq_status, handler against waiter */
 	u32 irq_status;
+	/* Jobs go through the DMA engine (else the CPU runs them). */
+	bool dma_jobs;
+	/* Device-reachable memory the fill pattern is staged in. */
+	void *stage;
+	dma_addr_t stage_bus;
 };
 
 struct refaccel_device {
@@ -74,6 +79,14 @@ void refaccel_device_destroy(struct refaccel_device *rdev);
 /* The edu personality: its PCI driver and how many devices it bound. */
 extern struct pci_driver refaccel_edu_driver;
 extern atomic_t refaccel_edu_bound;
+
+struct sg_table;
+int refaccel_edu_copy(struct refaccel_edu *edu, struct sg_table *dst,
+		      u64 dst_offset, struct sg_table *src, u64 src_offset,
+		      u64 size);
+int refaccel_edu_fill(struct refaccel_edu *edu, struct sg_table *dst,
+		      u64 dst_offset, u64 size, const u8 *pattern,
+		      u32 pattern_size);
 
 int refaccel_bo_create_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file);

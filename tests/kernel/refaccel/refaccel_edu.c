@@ -11,8 +11,15 @@
  * Probe enables the device, maps BAR0, checks the identification word,
  * sets the 28-bit DMA mask, takes one MSI vector (INTx otherwise) and
  * proves the unit answers: liveness, a factorial finished by interrupt,
- * a DMA round trip through the device buffer. Jobs still run on the CPU
- * (refaccel_job.c); the unit's commands are here for the DMA engine.
+ * a DMA round trip through the device buffer.
+ *
+ * With the module parameter edu_dma=1 jobs run on the DMA engine: each
+ * step moves one piece of at most EDU_DMA_MAX bytes (and within one page
+ * on either side) from system memory into the device buffer and out
+ * again, waiting for the interrupt of each command; a fill stages its
+ * pattern in the device buffer once and copies out of it. Otherwise the
+ * CPU runs them (refaccel_job.c), as in the software personality: one
+ * command takes 100 ms of guest time, too slow for long test runs.
  */
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
@@ -20,6 +27,7 @@
 #include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/scatterlist.h>
 #include <linux/string.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
@@ -62,6 +70,8 @@
  * keeps steps page-friendly.
  */
 #define EDU_DMA_MAX		(EDU_BUF_SIZE / 2)
+/* A fill's pattern, repeated over one step plus one pattern's phase. */
+#define EDU_STAGE_SIZE		(EDU_DMA_MAX + REFACCEL_MAX_PATTERN)
 
 /*
  * A DMA command completes 100 ms of guest time after it was issued; a
@@ -70,6 +80,11 @@
 #define EDU_TIMEOUT_MS		2000
 
 atomic_t refaccel_edu_bound = ATOMIC_INIT(0);
+
+static bool edu_dma;
+module_param(edu_dma, bool, 0444);
+MODULE_PARM_DESC(edu_dma,
+		 "edu: run jobs on the device's DMA engine (default: on the CPU)");
 
 static irqreturn_t refaccel_edu_irq(int irq, void *arg)
 {
@@ -125,7 +140,8 @@ static int refaccel_edu_dma(struct refaccel_edu *edu, dma_addr_t ram,
 	u64 dev = EDU_BUF_ADDR + offset;
 	int ret;
 
-	if (!count || count > EDU_DMA_MAX || offset > EDU_DMA_MAX - count)
+	/* Never up to the buffer's last byte (see EDU_DMA_MAX). */
+	if (!count || count >= EDU_BUF_SIZE || offset >= EDU_BUF_SIZE - count)
 		return -EINVAL;
 	refaccel_edu_arm(edu);
 	lo_hi_writeq(to_ram ? dev : ram, edu->mmio + EDU_DMA_SRC);
@@ -156,6 +172,123 @@ static int refaccel_edu_factorial(struct refaccel_edu *edu, u32 n, u32 *out)
 		return ret;
 	*out = readl(edu->mmio + EDU_FACT);
 	return 0;
+}
+
+/* Bus address of byte @off of @sgt and the bytes contiguous from there. */
+static dma_addr_t refaccel_sg_addr(struct sg_table *sgt, u64 off, u64 *len)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		if (off < sg_dma_len(sg)) {
+			*len = sg_dma_len(sg) - off;
+			return sg_dma_address(sg) + off;
+		}
+		off -= sg_dma_len(sg);
+	}
+	*len = 0;
+	return DMA_MAPPING_ERROR;
+}
+
+/* Bytes from @off to the end of its page, at most @n. */
+static u64 refaccel_page_rest(u64 off, u64 n)
+{
+	return min_t(u64, n, PAGE_SIZE - offset_in_page(off));
+}
+
+/* Bytes from the start of the page holding byte @end - 1, at most @n. */
+static u64 refaccel_page_before(u64 end, u64 n)
+{
+	return min_t(u64, n, offset_in_page(end - 1) + 1);
+}
+
+/* One step: @n bytes from @src into the device buffer and out to @dst. */
+static int refaccel_edu_step(struct refaccel_edu *edu, struct sg_table *dst,
+			     u64 doff, struct sg_table *src, u64 soff, u64 n)
+{
+	dma_addr_t s, d;
+	u64 slen, dlen;
+	int ret;
+
+	s = refaccel_sg_addr(src, soff, &slen);
+	d = refaccel_sg_addr(dst, doff, &dlen);
+	if (s == DMA_MAPPING_ERROR || d == DMA_MAPPING_ERROR || slen < n ||
+	    dlen < n)
+		return -EIO;
+	ret = refaccel_edu_dma(edu, s, 0, n, false);
+	if (ret)
+		return ret;
+	return refaccel_edu_dma(edu, d, 0, n, true);
+}
+
+/*
+ * Copies on the DMA engine (the job's memmove semantics: backwards when
+ * the destination overlaps the source from above). Sleeps.
+ */
+int refaccel_edu_copy(struct refaccel_edu *edu, struct sg_table *dst,
+		      u64 dst_offset, struct sg_table *src, u64 src_offset,
+		      u64 size)
+{
+	bool back = src == dst && dst_offset > src_offset &&
+		    dst_offset < src_offset + size;
+	u64 done = 0, n, at;
+	int ret = 0;
+
+	mutex_lock(&edu->lock);
+	while (done < size && !ret) {
+		n = min_t(u64, size - done, EDU_DMA_MAX);
+		if (back) {
+			at = size - done;
+			n = refaccel_page_before(src_offset + at, n);
+			n = refaccel_page_before(dst_offset + at, n);
+			at -= n;
+		} else {
+			at = done;
+			n = refaccel_page_rest(src_offset + at, n);
+			n = refaccel_page_rest(dst_offset + at, n);
+		}
+		ret = refaccel_edu_step(edu, dst, dst_offset + at, src,
+					src_offset + at, n);
+		done += n;
+	}
+	mutex_unlock(&edu->lock);
+	return ret;
+}
+
+/*
+ * Fills on the DMA engine: the pattern, repeated, goes into the device
+ * buffer once; each step copies out of it from the pattern's phase.
+ * @size is a multiple of @pattern_size. Sleeps.
+ */
+int refaccel_edu_fill(struct refaccel_edu *edu, struct sg_table *dst,
+		      u64 dst_offset, u64 size, const u8 *pattern,
+		      u32 pattern_size)
+{
+	u8 *stage = edu->stage;
+	u64 done = 0, n, len;
+	dma_addr_t d;
+	u32 i;
+	int ret;
+
+	mutex_lock(&edu->lock);
+	for (i = 0; i < EDU_STAGE_SIZE; i += pattern_size)
+		memcpy(stage + i, pattern,
+		       min_t(u32, pattern_size, EDU_STAGE_SIZE - i));
+	ret = refaccel_edu_dma(edu, edu->stage_bus, 0, EDU_STAGE_SIZE, false);
+	while (done < size && !ret) {
+		n = min_t(u64, size - done, EDU_DMA_MAX);
+		n = refaccel_page_rest(dst_offset + done, n);
+		d = refaccel_sg_addr(dst, dst_offset + done, &len);
+		if (d == DMA_MAPPING_ERROR || len < n) {
+			ret = -EIO;
+			break;
+		}
+		ret = refaccel_edu_dma(edu, d, done % pattern_size, n, true);
+		done += n;
+	}
+	mutex_unlock(&edu->lock);
+	return ret;
 }
 
 /*
@@ -240,6 +373,13 @@ static int refaccel_edu_probe(struct pci_dev *pdev,
 	mutex_init(&edu->lock);
 	init_completion(&edu->irq_done);
 	spin_lock_init(&edu->irq_lock);
+	edu->stage = dmam_alloc_coherent(&pdev->dev, EDU_STAGE_SIZE,
+					 &edu->stage_bus, GFP_KERNEL);
+	if (!edu->stage) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	edu->dma_jobs = edu_dma;
 	ret = devm_request_irq(&pdev->dev, pci_irq_vector(pdev, 0),
 			       refaccel_edu_irq, IRQF_SHARED,
 			       REFACCEL_DRIVER_NAME, edu);
@@ -257,9 +397,11 @@ static int refaccel_edu_probe(struct pci_dev *pdev,
 		goto err;
 	pci_set_drvdata(pdev, rdev);
 	atomic_inc(&refaccel_edu_bound);
-	drm_info(&rdev->drm, "edu %u.%u, %s, %d-bit DMA, self-test passed\n",
+	drm_info(&rdev->drm,
+		 "edu %u.%u, %s, %d-bit DMA, self-test passed, jobs on the %s\n",
 		 ident >> 24, (ident >> 16) & 0xff,
-		 pdev->msi_enabled ? "MSI" : "INTx", EDU_DMA_BITS);
+		 pdev->msi_enabled ? "MSI" : "INTx", EDU_DMA_BITS,
+		 edu_dma ? "DMA engine" : "CPU");
 	return 0;
 
 err:

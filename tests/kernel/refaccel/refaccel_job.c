@@ -24,6 +24,7 @@
 #include <linux/uaccess.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_syncobj.h>
 
 #include "refaccel_accel.h"
@@ -50,6 +51,8 @@ struct refaccel_job {
 	struct dma_fence *done;
 	struct drm_gem_object *bo[2]; /* dst, src (NULL: none or same) */
 	struct iosys_map map[2];
+	/* DMA engine: the buffers' bus addresses (the objects own them). */
+	struct sg_table *sgt[2];
 	struct refaccel_deps deps[3]; /* in-syncobjs, dst resv, src resv */
 	u32 op;
 	u64 dst_offset;
@@ -193,7 +196,19 @@ static void refaccel_job_run(struct work_struct *work)
 	spin_lock(&rfile->lock);
 	rfile->run_start = ktime_get_ns();
 	spin_unlock(&rfile->lock);
-	if (!ret) {
+	if (!ret && job->rdev->edu.dma_jobs) {
+		struct sg_table *src = job->sgt[1] ?: job->sgt[0];
+
+		if (job->op == REFACCEL_OP_FILL)
+			ret = refaccel_edu_fill(&job->rdev->edu, job->sgt[0],
+						job->dst_offset, job->size,
+						job->pattern,
+						job->pattern_size);
+		else
+			ret = refaccel_edu_copy(&job->rdev->edu, job->sgt[0],
+						job->dst_offset, src,
+						job->src_offset, job->size);
+	} else if (!ret) {
 		if (job->op == REFACCEL_OP_FILL) {
 			refaccel_job_fill(job, dst);
 		} else {
@@ -262,6 +277,7 @@ static int refaccel_job_lookup(struct refaccel_job *job,
 			       struct drm_file *file,
 			       const struct drm_refaccel_submit *args)
 {
+	struct drm_gem_shmem_object *shmem;
 	int ret, i;
 
 	job->bo[0] = drm_gem_object_lookup(file, args->dst_handle);
@@ -295,6 +311,19 @@ static int refaccel_job_lookup(struct refaccel_job *job,
 		}
 		if (job->map[i].is_iomem)
 			return -EOPNOTSUPP;
+		if (!job->rdev->edu.dma_jobs)
+			continue;
+		/*
+		 * Mapped for this device once, kept until the object goes
+		 * (an imported one's is its attachment's).
+		 */
+		shmem = to_drm_gem_shmem_obj(job->bo[i]);
+		job->sgt[i] = drm_gem_shmem_get_pages_sgt(shmem);
+		if (IS_ERR(job->sgt[i])) {
+			ret = PTR_ERR(job->sgt[i]);
+			job->sgt[i] = NULL;
+			return ret;
+		}
 	}
 	return 0;
 }
