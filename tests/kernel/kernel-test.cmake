@@ -12,6 +12,7 @@
 #       [LABELS <label>...]            # added to the label "kernel"
 #       [DEVICES <spec>...]            # QEMU devices: -device <spec> each
 #       [MEMORY <size>]                # guest memory (vm-run.sh's 1G)
+#       [IOMMU]                        # a virtual IOMMU (vm-run.sh --iommu)
 #       [WORKING_DIRECTORY <dir>])     # default: the current binary dir
 #
 # Arguments may hold generator expressions ($<TARGET_FILE:...>).  A boot
@@ -35,13 +36,17 @@ function(accel_add_kernel_test)
 	set(rws "")
 	set(devices "")
 	set(memory "")
+	set(iommu "")
 	set(labels all kernel)
 	set(ncmd 0)
 	set(mode "")
 	# Hand-parsed: cmake_parse_arguments would merge repeated COMMANDs.
 	foreach(arg IN LISTS ARGN)
-		if(arg MATCHES "^(NAME|COMMAND|TIMEOUT|ENV|RW|LABELS|DEVICES|MEMORY|WORKING_DIRECTORY)$")
+		if(arg MATCHES "^(NAME|COMMAND|TIMEOUT|ENV|RW|LABELS|DEVICES|MEMORY|IOMMU|WORKING_DIRECTORY)$")
 			set(mode "${arg}")
+			if(mode STREQUAL "IOMMU")
+				set(iommu --iommu)
+			endif()
 			if(mode STREQUAL "COMMAND")
 				math(EXPR ncmd "${ncmd} + 1")
 				set(cmd_${ncmd} "")
@@ -94,7 +99,7 @@ function(accel_add_kernel_test)
 		--cache "${ACCEL_KERNEL_CACHE}"
 		--timeout ${vm_timeout}
 		--results "${CMAKE_CURRENT_BINARY_DIR}/kernel-results/${name}"
-		${envs} ${rws} ${devices} ${memory})
+		${envs} ${rws} ${devices} ${memory} ${iommu})
 
 	if(ncmd EQUAL 1)
 		add_test(NAME "${name}" COMMAND ${run} -- ${cmd_1}

@@ -106,6 +106,31 @@ accel_add_kernel_test(NAME kernel-refaccel-edu-dma
 	TIMEOUT 600)
 refaccel_requires(kernel-refaccel-edu-dma)
 
+# The same behind a virtual IOMMU (q35, intel-iommu, strict): bus
+# addresses are IOVAs the IOMMU hands out below the 28-bit mask, so the
+# guest keeps its 1 GiB. The CPU engine's whole suite, then the DMA
+# engine's.
+set(REFACCEL_HAS_IOMMU sh -c "test -e /sys/class/accel/accel0/device/iommu_group && dmesg | grep 'refaccel.*self-test passed'")
+accel_add_kernel_test(NAME kernel-refaccel-edu-iommu
+	COMMAND ${REFACCEL_LOAD}
+	COMMAND ${REFACCEL_HAS_IOMMU}
+	COMMAND $<TARGET_FILE:refaccel-driver>
+	COMMAND $<TARGET_FILE:accel-node>
+	DEVICES edu
+	IOMMU
+	LABELS sharing
+	TIMEOUT 600)
+refaccel_requires(kernel-refaccel-edu-iommu)
+accel_add_kernel_test(NAME kernel-refaccel-edu-dma-iommu
+	COMMAND ${REFACCEL_LOAD} edu_dma=1
+	COMMAND ${REFACCEL_HAS_IOMMU}
+	COMMAND $<TARGET_FILE:refaccel-driver>
+	ENV REFACCEL_TEST_CHAIN=10
+	DEVICES edu
+	IOMMU
+	TIMEOUT 600)
+refaccel_requires(kernel-refaccel-edu-dma-iommu)
+
 # Sync_file dependencies waited for by the kernel (in-syncobjs).
 accel_add_test(NAME accel-infence
 	SOURCES test-accel-infence.c ${PROJECT_SOURCE_DIR}/tests/sharing/peer.c

@@ -27,6 +27,9 @@
 #   --device SPEC    add a QEMU device, passed as -device SPEC (repeatable;
 #                    e.g. edu, the PCI device refaccel's edu personality
 #                    drives)
+#   --iommu          a virtual IOMMU: the q35 machine with -device
+#                    intel-iommu, the guest booted with intel_iommu=on
+#                    iommu.strict=1 (device addresses are IOVAs)
 #
 # Exit codes: the command's own (batch: 0 if all passed, 77 if all were
 # skipped, else the first failure's), 77 cannot run here, 124 timeout,
@@ -77,6 +80,7 @@ tcg_thread=single
 extra_env=()
 rw_dirs=()
 devices=()
+iommu=0
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -90,6 +94,7 @@ while [ $# -gt 0 ]; do
 	--memory) memory=${2:?}; shift 2 ;;
 	--tcg-thread) tcg_thread=${2:?}; shift 2 ;;
 	--device) devices+=("${2:?}"); shift 2 ;;
+	--iommu) iommu=1; shift ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) echo "$prog: unknown option $1" >&2; usage ;;
@@ -217,9 +222,18 @@ if [[ $tsc_khz =~ ^[0-9]{6,8}$ ]]; then
 	cmdline+=" tsc_early_khz=$tsc_khz"
 fi
 
+# intel-iommu exists on q35 only; strict mode unmaps at once, so a
+# device address used after its unmap faults.
+machine=pc
+if [ "$iommu" = 1 ]; then
+	machine=q35
+	cmdline+=" intel_iommu=on iommu.strict=1"
+	devices=(intel-iommu "${devices[@]}")
+fi
+
 args=(
 	-nodefaults -no-user-config -nographic
-	-machine pc -accel "tcg,thread=$tcg_thread" -cpu max -smp 2
+	-machine "$machine" -accel "tcg,thread=$tcg_thread" -cpu max -smp 2
 	-m "$memory"
 	-no-reboot
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$cmdline"
