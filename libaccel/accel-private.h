@@ -48,6 +48,7 @@ enum accel_gap {
 	ACCEL_GAP_DMABUF_EXPORT = 1u << 0,  /* no udmabuf, no dma-buf heap */
 	ACCEL_GAP_FENCE_EXPORT = 1u << 1,   /* no device makes kernel fences */
 	ACCEL_GAP_COMPILER = 1u << 2,       /* the compiler module is missing */
+	ACCEL_GAP_DMABUF_SYNC_FILE = 1u << 3, /* no DMA_BUF_IOCTL_*_SYNC_FILE */
 };
 
 /*

@@ -61,6 +61,13 @@ struct accel_buffer;
 /** All map flags defined by this version. */
 #define ACCEL_MAP_FLAGS_ALL 0x7u
 
+/** Implicit sync: the access reads the buffer (DMA_BUF_SYNC_READ). */
+#define ACCEL_BUFFER_SYNC_READ (1u << 0)
+/** Implicit sync: the access writes the buffer (DMA_BUF_SYNC_WRITE). */
+#define ACCEL_BUFFER_SYNC_WRITE (1u << 1)
+/** All implicit-sync flags defined by this version. */
+#define ACCEL_BUFFER_SYNC_FLAGS_ALL 0x3u
+
 /**
  * Allocate a buffer on a device. The contents start zeroed.
  *
@@ -215,6 +222,51 @@ int accel_buffer_import_dmabuf(struct accel_device *dev, int fd,
  * @return 0, -EINVAL (NULL argument, sub-buffer), -ENAMETOOLONG
  */
 int accel_buffer_set_name(struct accel_buffer *buf, const char *name);
+
+/**
+ * Export the implicit fences of a dma-buf-backed buffer as a sync_file
+ * (DMA_BUF_IOCTL_EXPORT_SYNC_FILE, Linux 6.0): a snapshot of the fences
+ * that an access of the given kind must wait for, attached by any device
+ * or process using the dma-buf. For ACCEL_BUFFER_SYNC_READ those are the
+ * writers' fences; with ACCEL_BUFFER_SYNC_WRITE, every fence (readers
+ * too). A sync_file with no fences is already signalled.
+ *
+ * The buffer must be a dma-buf: exported once (accel_buffer_export_dmabuf())
+ * or imported (accel_buffer_import_dmabuf()). A sub-buffer uses its
+ * parent's dma-buf. Thread safe.
+ *
+ * @param flags ACCEL_BUFFER_SYNC_READ and/or ACCEL_BUFFER_SYNC_WRITE (at
+ *        least one; both act as WRITE)
+ * @param[out] ret_fd the sync_file (O_CLOEXEC), owned by the caller
+ * @return 0, -EINVAL (NULL argument, no or unknown flags), -EOPNOTSUPP
+ *         (the buffer is not a dma-buf; the kernel is older than 6.0),
+ *         -EMFILE, -ENOMEM, or the kernel's errno
+ */
+int accel_buffer_export_sync_file(struct accel_buffer *buf, uint32_t flags,
+				  int *ret_fd);
+
+/**
+ * Attach a sync_file's fence to a dma-buf-backed buffer as an implicit
+ * fence (DMA_BUF_IOCTL_IMPORT_SYNC_FILE, Linux 6.0): accesses that
+ * implicit sync orders after it (libaccel's commands on the buffer, other
+ * devices' and processes' jobs on the dma-buf) wait for it. As
+ * ACCEL_BUFFER_SYNC_WRITE every later access waits for it; as
+ * ACCEL_BUFFER_SYNC_READ only later writers do.
+ *
+ * The fd is borrowed: the kernel takes a reference to its fence, not to
+ * the fd, which the caller still owns and closes. The buffer must be a
+ * dma-buf, as for accel_buffer_export_sync_file(). Thread safe.
+ *
+ * @param sync_fd a sync_file
+ * @param flags ACCEL_BUFFER_SYNC_READ or ACCEL_BUFFER_SYNC_WRITE (at least
+ *        one; both act as WRITE)
+ * @return 0, -EINVAL (NULL @p buf, no or unknown flags, @p sync_fd is not
+ *         a sync_file), -EBADF (@p sync_fd is not open, or opened O_PATH),
+ *         -EOPNOTSUPP (the buffer is not a dma-buf; the kernel is older
+ *         than 6.0), -ENOMEM, or the kernel's errno
+ */
+int accel_buffer_import_sync_file(struct accel_buffer *buf, int sync_fd,
+				  uint32_t flags);
 
 /** Attach an opaque pointer. @return 0 or -EINVAL (NULL @p buf) */
 int accel_buffer_set_user_data(struct accel_buffer *buf, void *user_data);

@@ -168,6 +168,50 @@ static PyObject *buffer_export_dmabuf(PyObject *o, PyObject *unused)
 	return PyLong_FromLong(fd);
 }
 
+static PyObject *buffer_export_sync_file(PyObject *o, PyObject *args,
+					 PyObject *kw)
+{
+	static char *kwlist[] = { "write", NULL };
+	struct pa_buffer *self = (struct pa_buffer *)o;
+	int write = 0, fd = -1, r;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|p:export_sync_file",
+					 kwlist, &write))
+		return NULL;
+	r = accel_buffer_export_sync_file(self->buf,
+					  write ? ACCEL_BUFFER_SYNC_WRITE :
+						  ACCEL_BUFFER_SYNC_READ,
+					  &fd);
+	if (r < 0)
+		return pa_raise(pa_state_of(o), r,
+				"accel_buffer_export_sync_file");
+	return PyLong_FromLong(fd);
+}
+
+static PyObject *buffer_import_sync_file(PyObject *o, PyObject *args,
+					 PyObject *kw)
+{
+	static char *kwlist[] = { "fd", "write", NULL };
+	struct pa_buffer *self = (struct pa_buffer *)o;
+	PyObject *fdobj;
+	int write = 1, fd, r;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p:import_sync_file",
+					 kwlist, &fdobj, &write))
+		return NULL;
+	/* an int or an object with fileno(), borrowed */
+	fd = PyObject_AsFileDescriptor(fdobj);
+	if (fd < 0)
+		return NULL;
+	r = accel_buffer_import_sync_file(self->buf, fd,
+					  write ? ACCEL_BUFFER_SYNC_WRITE :
+						  ACCEL_BUFFER_SYNC_READ);
+	if (r < 0)
+		return pa_raise(pa_state_of(o), r,
+				"accel_buffer_import_sync_file");
+	Py_RETURN_NONE;
+}
+
 static PyObject *buffer_set_name(PyObject *o, PyObject *arg)
 {
 	const char *name = PyUnicode_AsUTF8(arg);
@@ -401,6 +445,18 @@ static PyMethodDef buffer_methods[] = {
 	  "sub(offset, size, flags=0) -> Buffer: a range of this buffer" },
 	{ "export_dmabuf", buffer_export_dmabuf, METH_NOARGS,
 	  "export_dmabuf() -> int: a new dma-buf fd, owned by the caller" },
+	{ "export_sync_file",
+	  (PyCFunction)(void (*)(void))buffer_export_sync_file,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "export_sync_file(write=False) -> int: a sync_file of the dma-buf's "
+	  "implicit fences a reader (a writer: write=True) waits for; owned "
+	  "by the caller" },
+	{ "import_sync_file",
+	  (PyCFunction)(void (*)(void))buffer_import_sync_file,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "import_sync_file(fd, write=True): attach a sync_file's fence to "
+	  "the dma-buf as a writer's (write=False: a reader's); the fd is "
+	  "borrowed" },
 	{ "set_name", buffer_set_name, METH_O,
 	  "set_name(name): the dma-buf's name (up to 31 bytes)" },
 	{ "as_tensor", (PyCFunction)(void (*)(void))buffer_as_tensor,

@@ -96,3 +96,55 @@ def test_sync_file_helpers_refuse_other_fds():
         os.close(w)
     with pytest.raises(OverflowError):
         libaccel.sync_file_set_deadline(0, -1)
+
+
+def test_buffer_sync_file_errors(dev):
+    b = libaccel.Buffer(dev, 64)  # not a dma-buf
+    for write in (False, True):
+        with pytest.raises(libaccel.Error) as e:
+            b.export_sync_file(write=write)
+        assert e.value.errno == errno.EOPNOTSUPP
+    with open("/dev/null") as f:  # not a sync_file
+        with pytest.raises(libaccel.Error) as e:
+            b.import_sync_file(f)
+        assert e.value.errno == errno.EINVAL
+
+
+def test_buffer_sync_file_implicit_fences(ctx, dev, queue):
+    """A user fence imported as the dma-buf's writer: exports show it,
+    and a command on the buffer waits for it (implicit sync)."""
+    b = libaccel.Buffer(dev, 4096)
+    os.close(export_or_skip(b))  # the buffer is a dma-buf from now on
+    try:
+        sf = b.export_sync_file()
+    except libaccel.Error as e:
+        skip_unsupported(e, "Buffer.export_sync_file")
+    assert libaccel.sync_file_wait(sf, 0) is True  # no fences yet
+    os.close(sf)
+
+    uf = ctx.user_fence()
+    try:
+        usf = uf.export_sync_file()
+    except libaccel.Error as e:
+        skip_unsupported(e, "Fence.export_sync_file")
+    try:
+        b.import_sync_file(usf)  # borrowed: still ours
+        assert os.fstat(usf) is not None
+    finally:
+        os.close(usf)
+    for write in (False, True):
+        sf = b.export_sync_file(write=write)
+        try:
+            assert libaccel.sync_file_wait(sf, 0) is False
+        finally:
+            os.close(sf)
+    f = queue.fill(b, b"\x05")
+    assert f.wait(0.2) is False  # waits for the imported fence
+    uf.signal()
+    assert f.wait(5) is True
+    assert np.asarray(b)[0] == 5
+    sf = b.export_sync_file(write=True)
+    try:
+        assert libaccel.sync_file_wait(sf, 5) is True
+    finally:
+        os.close(sf)
