@@ -131,6 +131,19 @@ accel_add_kernel_test(NAME kernel-refaccel-edu-dma-iommu
 	TIMEOUT 600)
 refaccel_requires(kernel-refaccel-edu-dma-iommu)
 
+# Load and unload 100 times with both personalities bound (edu and,
+# with software=1, the software device): probe, self-test and remove
+# of each, the nodes and the interrupt gone, no slab growth beyond a
+# coarse bound. The only test that unloads: no job ever ran, so no fence
+# outlives the module.
+accel_add_kernel_test(NAME kernel-refaccel-reload
+	COMMAND bash ${REFACCEL_SRC}/reload.sh ${REFACCEL_KO} 100
+		software=1 edu_dma=1
+	DEVICES edu
+	MEMORY 256M
+	TIMEOUT 600)
+refaccel_requires(kernel-refaccel-reload)
+
 # Sync_file dependencies waited for by the kernel (in-syncobjs).
 accel_add_test(NAME accel-infence
 	SOURCES test-accel-infence.c ${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
