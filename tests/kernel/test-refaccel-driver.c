@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <linux/sync_file.h>
 #include <xf86drm.h>
 
 #include "test-common.h"
@@ -366,6 +367,60 @@ static void test_chain(void **state)
 	drmSyncobjDestroy(fd, so[1]);
 }
 
+/* A sysfs value's first character, 0 if unreadable. */
+static char sysfs_char(const char *path)
+{
+	char c = 0;
+	int f = open(path, O_RDONLY);
+
+	if (f >= 0) {
+		if (read(f, &c, 1) != 1)
+			c = 0;
+		close(f);
+	}
+	return c;
+}
+
+#define PARAMS "/sys/module/refaccel/parameters/"
+
+/*
+ * A device that does not answer (edu on its DMA engine, a command issued
+ * without its interrupt through the edu_drop_irqs knob): the job's fence
+ * signals -ETIMEDOUT, and the next job runs normally.
+ */
+static void test_hung_device(void **state)
+{
+	uint32_t a = bo_new(8192), s = syncobj_new();
+	struct sync_file_info info;
+	uint64_t size;
+	uint8_t *p;
+	int knob, sf, i;
+
+	(void)state;
+	if (sysfs_char(PARAMS "edu_dma") != 'Y')
+		skip();
+	for (i = 0; i < 2; i++) {
+		if (i == 0) {
+			knob = open(PARAMS "edu_drop_irqs", O_WRONLY);
+			assert_true(knob >= 0);
+			assert_int_equal(write(knob, "1", 1), 1);
+			close(knob);
+		}
+		assert_int_equal(submit_fill(a, 0, 8192, 0x600df00d + i, s), 0);
+		syncobj_wait(s);
+		assert_int_equal(drmSyncobjExportSyncFile(fd, s, &sf), 0);
+		memset(&info, 0, sizeof(info));
+		assert_int_equal(ioctl(sf, SYNC_IOC_FILE_INFO, &info), 0);
+		close(sf);
+		assert_int_equal(info.status, i == 0 ? -ETIMEDOUT : 1);
+	}
+	p = bo_map(a, &size);
+	check_u32(p, 8192, 0x600df00d + 1);
+	munmap(p, size);
+	bo_close(a);
+	drmSyncobjDestroy(fd, s);
+}
+
 static void test_bad_input(void **state)
 {
 	uint32_t a = bo_new(4096), s = syncobj_new(), empty = syncobj_new();
@@ -446,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_prime),
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_hung_device),
 	};
 	int r;
 

@@ -33,6 +33,8 @@ struct refaccel_edu {
 	u32 irq_status;
 	/* Jobs go through the DMA engine (else the CPU runs them). */
 	bool dma_jobs;
+	/* The engine never stopped after a timeout: commands fail. */
+	bool wedged;
 	/* Device-reachable memory the fill pattern is staged in. */
 	void *stage;
 	dma_addr_t stage_bus;

@@ -22,6 +22,7 @@
  * command takes 100 ms of guest time, too slow for long test runs.
  */
 #include <linux/dma-mapping.h>
+#include <linux/delay.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
@@ -86,6 +87,36 @@ module_param(edu_dma, bool, 0444);
 MODULE_PARM_DESC(edu_dma,
 		 "edu: run jobs on the device's DMA engine (default: on the CPU)");
 
+/* Fault injection for tests: a device that does not answer. */
+static atomic_t edu_drop_irqs = ATOMIC_INIT(0);
+module_param_named(edu_drop_irqs, edu_drop_irqs.counter, int, 0644);
+MODULE_PARM_DESC(edu_drop_irqs,
+		 "edu, tests: issue the next N DMA commands without their interrupt");
+
+/*
+ * After a command timed out. The device has no reset register and
+ * ignores commands while one runs: wait for the engine to stop and ack
+ * whatever it raised. A device that never stops is given up (wedged):
+ * later commands fail at once.
+ */
+static void refaccel_edu_recover(struct refaccel_edu *edu)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!(lo_hi_readq(edu->mmio + EDU_DMA_CMD) & EDU_DMA_RUN))
+			break;
+		msleep(20);
+	}
+	if (i == 100) {
+		pci_err(edu->pdev, "DMA engine does not stop: wedged\n");
+		edu->wedged = true;
+		return;
+	}
+	writel(~0u, edu->mmio + EDU_IRQ_ACK);
+	pci_warn(edu->pdev, "DMA command timed out, engine idle again\n");
+}
+
 static irqreturn_t refaccel_edu_irq(int irq, void *arg)
 {
 	struct refaccel_edu *edu = arg;
@@ -138,21 +169,24 @@ static int refaccel_edu_dma(struct refaccel_edu *edu, dma_addr_t ram,
 			    u32 offset, u32 count, bool to_ram)
 {
 	u64 dev = EDU_BUF_ADDR + offset;
+	u64 cmd = EDU_DMA_RUN | EDU_DMA_IRQ | (to_ram ? EDU_DMA_TO_RAM : 0);
 	int ret;
 
 	/* Never up to the buffer's last byte (see EDU_DMA_MAX). */
 	if (!count || count >= EDU_BUF_SIZE || offset >= EDU_BUF_SIZE - count)
 		return -EINVAL;
+	if (edu->wedged)
+		return -EIO;
+	if (atomic_add_unless(&edu_drop_irqs, -1, 0))
+		cmd &= ~EDU_DMA_IRQ;
 	refaccel_edu_arm(edu);
 	lo_hi_writeq(to_ram ? dev : ram, edu->mmio + EDU_DMA_SRC);
 	lo_hi_writeq(to_ram ? ram : dev, edu->mmio + EDU_DMA_DST);
 	lo_hi_writeq(count, edu->mmio + EDU_DMA_COUNT);
-	lo_hi_writeq(EDU_DMA_RUN | EDU_DMA_IRQ | (to_ram ? EDU_DMA_TO_RAM : 0),
-		     edu->mmio + EDU_DMA_CMD);
+	lo_hi_writeq(cmd, edu->mmio + EDU_DMA_CMD);
 	ret = refaccel_edu_wait(edu, EDU_IRQ_DMA);
 	if (ret)
-		pci_err(edu->pdev, "DMA did not complete (cmd %#llx)\n",
-			lo_hi_readq(edu->mmio + EDU_DMA_CMD));
+		refaccel_edu_recover(edu);
 	return ret;
 }
 
