@@ -257,6 +257,8 @@ for d in "${rw_abs[@]}"; do
 	args+=(-virtfs "local,path=$d,mount_tag=rw$i,security_model=none,multidevs=remap")
 done
 
+# A boot under TCG takes seconds with nothing to show: say what runs.
+echo "$prog: booting $KVER under QEMU (TCG, ${memory} of memory${devices[*]:+, ${devices[*]}}), timeout ${timeout}s" >&2
 start=$(date +%s%N)
 "$qemu" "${args[@]}" </dev/null >"$work/qemu.log" 2>&1 &
 qemu_pid=$!

@@ -46,6 +46,8 @@ dl="$top.download"
 rm -rf "$dl"
 mkdir -p "$dl"
 pkgs="linux-headers-$kver linux-headers-$base-common linux-kbuild-$base"
+# Once per cache: say what the wait is for (stdout is the answer).
+echo "$prog: downloading and unpacking $pkgs into $top (once per kernel cache)" >&2
 # shellcheck disable=SC2086
 if ! (cd "$dl" && apt-get download -q $pkgs) >"$dl/apt.log" 2>&1; then
 	tail -n 3 "$dl/apt.log" >&2
