@@ -67,8 +67,9 @@ accel_add_test(NAME accel-node
 	TIMEOUT 300
 	LIBS PkgConfig::LIBDRM)
 # One boot: the backend's tests, accel-info listing the device, the
-# example of the issue (built in examples/, after tests/ is read), and
-# accel-info top reading refaccel's fdinfo and libaccel's usage page.
+# GPU -> accelerator pipeline example (built in examples/, after tests/ is
+# read), and accel-info top reading refaccel's fdinfo and libaccel's
+# usage page.
 accel_add_kernel_test(NAME kernel-accel-node
 	COMMAND ${REFACCEL_LOAD}
 	COMMAND $<TARGET_FILE:accel-node>
