@@ -14,55 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "icd-test.h"
+#include "icd-command-buffer.h"
 
-typedef cl_properties cmd_props;
-
-#define TAIL                                                                   \
-	cl_uint, const cl_sync_point_khr *, cl_sync_point_khr *,               \
-		cl_mutable_command_khr *
-
-static struct {
-	cl_command_buffer_khr(CL_API_CALL *create)(
-		cl_uint, const cl_command_queue *,
-		const cl_command_buffer_properties_khr *, cl_int *);
-	cl_int(CL_API_CALL *finalize)(cl_command_buffer_khr);
-	cl_int(CL_API_CALL *retain)(cl_command_buffer_khr);
-	cl_int(CL_API_CALL *release)(cl_command_buffer_khr);
-	cl_int(CL_API_CALL *enqueue)(cl_uint, cl_command_queue *,
-				     cl_command_buffer_khr, cl_uint,
-				     const cl_event *, cl_event *);
-	cl_int(CL_API_CALL *info)(cl_command_buffer_khr,
-				  cl_command_buffer_info_khr, size_t, void *,
-				  size_t *);
-	cl_int(CL_API_CALL *barrier)(cl_command_buffer_khr, cl_command_queue,
-				     const cmd_props *, TAIL);
-	cl_int(CL_API_CALL *copy)(cl_command_buffer_khr, cl_command_queue,
-				  const cmd_props *, cl_mem, cl_mem, size_t,
-				  size_t, size_t, TAIL);
-	cl_int(CL_API_CALL *copy_rect)(cl_command_buffer_khr, cl_command_queue,
-				       const cmd_props *, cl_mem, cl_mem,
-				       const size_t *, const size_t *,
-				       const size_t *, size_t, size_t, size_t,
-				       size_t, TAIL);
-	cl_int(CL_API_CALL *copy_image)(cl_command_buffer_khr,
-					cl_command_queue, const cmd_props *,
-					cl_mem, cl_mem, const size_t *,
-					const size_t *, const size_t *, TAIL);
-	cl_int(CL_API_CALL *fill)(cl_command_buffer_khr, cl_command_queue,
-				  const cmd_props *, cl_mem, const void *,
-				  size_t, size_t, size_t, TAIL);
-	cl_int(CL_API_CALL *ndrange)(cl_command_buffer_khr, cl_command_queue,
-				     const cmd_props *, cl_kernel, cl_uint,
-				     const size_t *, const size_t *,
-				     const size_t *, TAIL);
-	cl_int(CL_API_CALL *svm_memcpy)(cl_command_buffer_khr,
-					cl_command_queue, const cmd_props *,
-					void *, const void *, size_t, TAIL);
-	cl_int(CL_API_CALL *svm_fill)(cl_command_buffer_khr, cl_command_queue,
-				      const cmd_props *, void *, const void *,
-				      size_t, size_t, TAIL);
-} cb;
+static struct icd_cb_fns cb;
 
 #define N 256
 
@@ -71,28 +25,7 @@ static const char *const src =
 
 static void load(struct icd_env *env)
 {
-#define GET(field, name)                                                       \
-	do {                                                                   \
-		void *fn = clGetExtensionFunctionAddressForPlatform(           \
-			env->platform, name);                                  \
-		assert_non_null(fn);                                           \
-		memcpy(&cb.field, &fn, sizeof(fn));                            \
-	} while (0)
-	GET(create, "clCreateCommandBufferKHR");
-	GET(finalize, "clFinalizeCommandBufferKHR");
-	GET(retain, "clRetainCommandBufferKHR");
-	GET(release, "clReleaseCommandBufferKHR");
-	GET(enqueue, "clEnqueueCommandBufferKHR");
-	GET(info, "clGetCommandBufferInfoKHR");
-	GET(barrier, "clCommandBarrierWithWaitListKHR");
-	GET(copy, "clCommandCopyBufferKHR");
-	GET(copy_rect, "clCommandCopyBufferRectKHR");
-	GET(copy_image, "clCommandCopyImageKHR");
-	GET(fill, "clCommandFillBufferKHR");
-	GET(ndrange, "clCommandNDRangeKernelKHR");
-	GET(svm_memcpy, "clCommandSVMMemcpyKHR");
-	GET(svm_fill, "clCommandSVMMemFillKHR");
-#undef GET
+	icd_cb_load(env->platform, &cb);
 }
 
 static cl_mem buffer(struct icd_env *env, size_t size)

@@ -15,9 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "icd-test.h"
-
-typedef cl_properties cmd_props;
+#include "icd-command-buffer.h"
 
 /* 0.9.2 and later: no type and next (Debian's struct has them) */
 struct config {
@@ -42,31 +40,7 @@ struct config {
 #define CMD_ASSERTS 0x12B8      /* CL_MUTABLE_DISPATCH_ASSERTS_KHR */
 #define NO_MORE_GROUPS 1        /* ..._ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR */
 
-#define TAIL                                                                   \
-	cl_uint, const cl_sync_point_khr *, cl_sync_point_khr *,               \
-		cl_mutable_command_khr *
-
-static struct {
-	cl_command_buffer_khr(CL_API_CALL *create)(
-		cl_uint, const cl_command_queue *,
-		const cl_command_buffer_properties_khr *, cl_int *);
-	cl_int(CL_API_CALL *finalize)(cl_command_buffer_khr);
-	cl_int(CL_API_CALL *release)(cl_command_buffer_khr);
-	cl_int(CL_API_CALL *enqueue)(cl_uint, cl_command_queue *,
-				     cl_command_buffer_khr, cl_uint,
-				     const cl_event *, cl_event *);
-	cl_int(CL_API_CALL *info)(cl_command_buffer_khr,
-				  cl_command_buffer_info_khr, size_t, void *,
-				  size_t *);
-	cl_int(CL_API_CALL *ndrange)(cl_command_buffer_khr, cl_command_queue,
-				     const cmd_props *, cl_kernel, cl_uint,
-				     const size_t *, const size_t *,
-				     const size_t *, TAIL);
-	cl_int(CL_API_CALL *update)(cl_command_buffer_khr, cl_uint,
-				    const cl_uint *, const void **);
-	cl_int(CL_API_CALL *cmd_info)(cl_mutable_command_khr, cl_uint, size_t,
-				      void *, size_t *);
-} cb;
+static struct icd_cb_fns cb;
 
 #define N 64
 
@@ -82,22 +56,7 @@ static const char *const src =
 
 static void load(struct icd_env *env)
 {
-#define GET(field, name)                                                       \
-	do {                                                                   \
-		void *fn = clGetExtensionFunctionAddressForPlatform(           \
-			env->platform, name);                                  \
-		assert_non_null(fn);                                           \
-		memcpy(&cb.field, &fn, sizeof(fn));                            \
-	} while (0)
-	GET(create, "clCreateCommandBufferKHR");
-	GET(finalize, "clFinalizeCommandBufferKHR");
-	GET(release, "clReleaseCommandBufferKHR");
-	GET(enqueue, "clEnqueueCommandBufferKHR");
-	GET(info, "clGetCommandBufferInfoKHR");
-	GET(ndrange, "clCommandNDRangeKernelKHR");
-	GET(update, "clUpdateMutableCommandsKHR");
-	GET(cmd_info, "clGetMutableCommandInfoKHR");
-#undef GET
+	icd_cb_load(env->platform, &cb);
 }
 
 static cl_mem buffer(struct icd_env *env)
