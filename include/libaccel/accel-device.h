@@ -47,6 +47,8 @@ enum accel_device_type {
  * host, atomics included (shared virtual memory: accel_kernel_set_arg_host_ptr()).
  */
 #define ACCEL_DEVICE_CAP_HOST_SVM (1u << 12)
+/** kernels take images and samplers (accel-image.h) */
+#define ACCEL_DEVICE_CAP_IMAGES (1u << 13)
 
 /** Integer properties, queried with accel_device_query_u64(). */
 enum accel_device_u64 {
@@ -105,6 +107,22 @@ enum accel_device_u64 {
 	 * 0 if the device has no sub-groups
 	 */
 	ACCEL_DEVICE_U64_SUB_GROUP_SIZES,
+	/*
+	 * Image limits, in texels (layers for arrays); 0 on devices without
+	 * ACCEL_DEVICE_CAP_IMAGES.
+	 */
+	ACCEL_DEVICE_U64_IMAGE2D_MAX_WIDTH,   /**< 1D and 2D images and arrays */
+	ACCEL_DEVICE_U64_IMAGE2D_MAX_HEIGHT,
+	ACCEL_DEVICE_U64_IMAGE3D_MAX_WIDTH,
+	ACCEL_DEVICE_U64_IMAGE3D_MAX_HEIGHT,
+	ACCEL_DEVICE_U64_IMAGE3D_MAX_DEPTH,
+	ACCEL_DEVICE_U64_IMAGE_MAX_BUFFER_SIZE, /**< texels of a 1D buffer image */
+	ACCEL_DEVICE_U64_IMAGE_MAX_ARRAY_SIZE,
+	ACCEL_DEVICE_U64_IMAGE_PITCH_ALIGNMENT, /**< row pitch of a 2D image from a buffer, texels */
+	ACCEL_DEVICE_U64_IMAGE_BASE_ADDRESS_ALIGNMENT, /**< offset of such an image, bytes */
+	ACCEL_DEVICE_U64_MAX_READ_IMAGE_ARGS,  /**< image arguments a kernel reads */
+	ACCEL_DEVICE_U64_MAX_WRITE_IMAGE_ARGS, /**< image arguments a kernel writes (or reads and writes) */
+	ACCEL_DEVICE_U64_MAX_SAMPLERS,         /**< sampler arguments and declarations of a kernel */
 	ACCEL_DEVICE_U64_COUNT                /**< number of properties, not one */
 };
 

@@ -45,6 +45,8 @@ enum accel_kernel_arg_kind {
 	ACCEL_KERNEL_ARG_BUFFER = 1, /**< a global/constant buffer */
 	ACCEL_KERNEL_ARG_VALUE = 2,  /**< bytes copied by value */
 	ACCEL_KERNEL_ARG_LOCAL = 3,  /**< a __local block sized at set time */
+	ACCEL_KERNEL_ARG_IMAGE = 4,  /**< an image (accel-image.h) */
+	ACCEL_KERNEL_ARG_SAMPLER = 5, /**< a sampler (accel-image.h) */
 };
 
 /** Address space of a pointer argument (OpenCL's arg address qualifier). */
@@ -67,7 +69,10 @@ struct accel_kernel_arg_desc {
 	uint32_t struct_size;
 	/** enum accel_kernel_arg_kind */
 	uint32_t kind;
-	/** by-value: exact size in bytes; buffer/local: sizeof(void *) */
+	/**
+	 * by-value: exact size in bytes; buffer/local/sampler:
+	 * sizeof(void *); image: sizeof(struct accel_wg_image)
+	 */
 	uint32_t size;
 	/** enum accel_kernel_arg_addr */
 	uint32_t address_space;
@@ -79,7 +84,17 @@ struct accel_kernel_arg_desc {
 	const char *name;
 	/** type name as written in the source (e.g. "float*"), may be NULL */
 	const char *type_name;
+	/** images: enum accel_image_type of the argument; 0 otherwise */
+	uint32_t image_type;
+	/**
+	 * images: ACCEL_IMAGE_ACCESS_* bits (both for read_write), and
+	 * ACCEL_KERNEL_ARG_IMAGE_DEPTH; 0 otherwise
+	 */
+	uint32_t image_access;
 };
+
+/** struct accel_kernel_arg_desc.image_access: a depth image type */
+#define ACCEL_KERNEL_ARG_IMAGE_DEPTH (1u << 8)
 
 /**
  * The kernel uses work-group barriers and needs the runtime's barrier

@@ -16,7 +16,11 @@
  *   (NULL for a NULL buffer);
  * - a by-value argument: points at the argument's bytes (aligned to 16);
  * - a local-memory argument: points at a `void *` holding the address of
- *   this work-group's block of the requested size (aligned to 128).
+ *   this work-group's block of the requested size (aligned to 128);
+ * - an image argument: points at the image's struct accel_wg_image, which
+ *   is what the generated code passes for the image;
+ * - a sampler argument: points at a `void *` whose value (as uintptr_t)
+ *   is the sampler's ACCEL_SAMPLER_* bits.
  *
  * The structure is versioned: a generator checks ACCEL_WG_ABI_VERSION at
  * build time and `abi_version` at run time. Fields are only ever added at
@@ -98,6 +102,53 @@ struct accel_wg_ctx {
 	 * version 4.
 	 */
 	void (*fail)(const struct accel_wg_ctx *ctx, int error);
+};
+
+/*
+ * Sampler bits: OpenCL C's CLK_* values, which clang passes to
+ * __translate_sampler_initializer() for samplers declared in the source.
+ * One addressing mode, one filter, optionally normalized coordinates.
+ */
+#define ACCEL_SAMPLER_NORMALIZED_COORDS 0x01u
+#define ACCEL_SAMPLER_ADDRESS_NONE 0x00u
+#define ACCEL_SAMPLER_ADDRESS_CLAMP_TO_EDGE 0x02u
+#define ACCEL_SAMPLER_ADDRESS_CLAMP 0x04u
+#define ACCEL_SAMPLER_ADDRESS_REPEAT 0x06u
+#define ACCEL_SAMPLER_ADDRESS_MIRRORED_REPEAT 0x08u
+#define ACCEL_SAMPLER_ADDRESS_MASK 0x0eu
+#define ACCEL_SAMPLER_FILTER_NEAREST 0x10u
+#define ACCEL_SAMPLER_FILTER_LINEAR 0x20u
+#define ACCEL_SAMPLER_FILTER_MASK 0x30u
+
+/*
+ * An image as kernels see it: a struct accel_image_layout (accel-image.h)
+ * resolved for one launch. Sizes that do not apply to the type are 1.
+ * The values of type, channel_order and channel_type are OpenCL's (what
+ * get_image_channel_order() and get_image_channel_data_type() return).
+ */
+struct accel_wg_image {
+	/** address of texel (0, 0, 0) */
+	void *data;
+	/** bytes from one row to the next */
+	uint64_t row_pitch;
+	/** bytes from one slice (3D) or layer (arrays) to the next */
+	uint64_t slice_pitch;
+	/** texels per row */
+	uint32_t width;
+	/** rows */
+	uint32_t height;
+	/** slices */
+	uint32_t depth;
+	/** layers */
+	uint32_t array_size;
+	/** enum accel_image_type */
+	uint32_t type;
+	/** enum accel_image_order */
+	uint32_t channel_order;
+	/** enum accel_image_data */
+	uint32_t channel_type;
+	/** bytes per texel */
+	uint32_t texel_size;
 };
 
 /** A work-group function. */

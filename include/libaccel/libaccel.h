@@ -27,6 +27,7 @@
 #include <libaccel/accel-buffer.h>
 #include <libaccel/accel-fence.h>
 #include <libaccel/accel-program.h>
+#include <libaccel/accel-image.h>
 #include <libaccel/accel-queue.h>
 #include <libaccel/accel-cmdlist.h>
 #include <libaccel/accel-stats.h>
