@@ -38,7 +38,12 @@ enum accelc_arg_kind {
 	ACCELC_ARG_BUFFER = 1,
 	ACCELC_ARG_VALUE = 2,
 	ACCELC_ARG_LOCAL = 3,
+	ACCELC_ARG_IMAGE = 4,
+	ACCELC_ARG_SAMPLER = 5,
 };
+
+/** struct accelc_arg_info.image_flags: a depth image type */
+#define ACCELC_IMAGE_DEPTH (1u << 0)
 
 /** Address spaces, equal to enum accel_kernel_arg_addr. */
 enum accelc_arg_addr {
@@ -157,7 +162,10 @@ struct accelc_arg_info {
 	uint32_t access;
 	/** ACCELC_TYPE_* */
 	uint32_t type_qualifiers;
-	/** by value: bytes as the host lays them out (float3: 16); else 8 */
+	/**
+	 * by value: bytes as the host lays them out (float3: 16); image:
+	 * sizeof(struct accel_wg_image); else 8
+	 */
 	uint32_t size;
 	/** by value: required alignment; else 8 */
 	uint32_t alignment;
@@ -165,6 +173,10 @@ struct accelc_arg_info {
 	const char *type_name;
 	/** argument name */
 	const char *name;
+	/** images: enum accel_image_type (OpenCL's value); 0 otherwise */
+	uint32_t image_type;
+	/** images: ACCELC_IMAGE_* */
+	uint32_t image_flags;
 };
 
 struct accelc_kernel_info {
