@@ -393,11 +393,18 @@ struct accel_program {
 /* One argument's value as set on a kernel. */
 struct accel_kernel_arg {
 	bool set;
-	struct accel_buffer *buf; /* BUFFER: reference or NULL */
+	struct accel_buffer *buf; /* BUFFER, IMAGE: reference or NULL */
 	bool is_host_ptr;         /* BUFFER: host_ptr, not buf */
 	void *host_ptr;
 	uint64_t local_size;      /* LOCAL */
 	uint32_t value_offset;    /* VALUE: offset in kernel->values */
+	uint32_t sampler;         /* SAMPLER: ACCEL_SAMPLER_* bits */
+	/*
+	 * IMAGE: the resolved layout as kernels see it, data NULL (the
+	 * launch's backend sets it), and where texel 0 is in buf.
+	 */
+	struct accel_wg_image image;
+	uint64_t image_offset;
 };
 
 struct accel_kernel {
@@ -408,6 +415,15 @@ struct accel_kernel {
 	uint8_t *values;            /* by-value bytes, each at a 16-aligned offset */
 	uint32_t values_size;
 };
+
+/* ---- images (image-format.c, image-layout.c) ---- */
+
+/* Bytes per texel of a valid order and data type, or -EINVAL. */
+int accel_image_texel_size(uint32_t order, uint32_t type);
+/* @type is an enum accel_image_type. */
+bool accel_image_type_valid(uint32_t type);
+/* Images of @image_type may have channel order @order (DEPTH: 2D only). */
+bool accel_image_format_for_type(uint32_t image_type, uint32_t order);
 
 /* ---- queue and commands (queue.c, cmd.c) ---- */
 
@@ -480,7 +496,11 @@ struct accel_launch {
 	 * args[i] points at argument i's value inside arg_storage. Buffer
 	 * arguments hold zeroes: the backend's launch_prepare writes the
 	 * address of buffers[j] (its own kind of address) into the slot of
-	 * argument buffer_arg_index[j]; a NULL buffer stays zero. For local
+	 * argument buffer_arg_index[j]; a NULL buffer stays zero. An image
+	 * argument's slot is its struct accel_wg_image, whose data holds the
+	 * offset of texel 0 in buffers[j] (as an integer): launch_prepare
+	 * adds the buffer's address. A sampler's slot holds its
+	 * ACCEL_SAMPLER_* bits as a uintptr_t. For local
 	 * arguments the slot holds nothing useful: the CPU backend gives each
 	 * thread its own copy of args with those slots pointing at a
 	 * per-thread pointer to local_mem + local_offset[j].

@@ -217,7 +217,9 @@ struct accel_backend_ops {
 	 * Launch policy, at submission, with no lock held, after the core
 	 * checked the range, the arguments and local memory and took its
 	 * snapshot (cmd->u.launch, kernel set): write the buffers' addresses
-	 * into their argument slots (buffer_arg_index), pick the code to
+	 * into their argument slots (buffer_arg_index; an image's slot is a
+	 * struct accel_wg_image whose data gets the address added to the
+	 * offset it holds, see struct accel_launch), pick the code to
 	 * run, change the local size where the kernel cannot tell
 	 * (accel_launch_count_groups() after), check what only the backend
 	 * knows (e.g. the stack). A negative errno refuses the launch

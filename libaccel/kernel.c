@@ -305,3 +305,81 @@ ACCEL_EXPORT int accel_kernel_set_arg_local(struct accel_kernel *kernel,
 	kernel->args[index].set = true;
 	return 0;
 }
+
+/* An image of @l fits argument @d: its type, depth images for depth ones. */
+static bool image_matches(const struct accel_kernel_arg_desc *d,
+			  const struct accel_image_layout *l)
+{
+	bool depth = l->channel_order == ACCEL_IMAGE_ORDER_DEPTH;
+
+	return l->type == d->image_type &&
+	       depth == !!(d->image_access & ACCEL_KERNEL_ARG_IMAGE_DEPTH);
+}
+
+ACCEL_EXPORT int accel_kernel_set_arg_image(struct accel_kernel *kernel,
+					    uint32_t index,
+					    struct accel_buffer *buf,
+					    const struct accel_image_layout *layout)
+{
+	struct accel_image_layout l;
+	struct accel_kernel_arg *arg;
+	uint64_t span;
+	int r;
+
+	r = arg_check(kernel, index, ACCEL_KERNEL_ARG_IMAGE);
+	if (r < 0)
+		return r;
+	if (!buf || !layout || buf->dev->ctx != kernel->prog->dev->ctx)
+		return -EINVAL;
+	r = accel_image_layout_resolve(kernel->prog->dev, layout, &l, &span);
+	if (r < 0)
+		return r;
+	if (!image_matches(&kernel->def->args[index], &l) || span > buf->size)
+		return -EINVAL;
+	r = accel_buffer_on_device(buf, kernel->prog->dev, &buf);
+	if (r < 0)
+		return r;
+	arg = &kernel->args[index];
+	accel_buffer_ref(buf);
+	accel_buffer_unref(arg->buf);
+	arg->buf = buf;
+	/* check_limits() kept every size within 32 bits */
+	arg->image = (struct accel_wg_image){
+		.row_pitch = l.row_pitch,
+		.slice_pitch = l.slice_pitch,
+		.width = (uint32_t)l.width,
+		.height = (uint32_t)l.height,
+		.depth = (uint32_t)l.depth,
+		.array_size = (uint32_t)l.array_size,
+		.type = l.type,
+		.channel_order = l.channel_order,
+		.channel_type = l.channel_type,
+		.texel_size = (uint32_t)accel_image_texel_size(
+			l.channel_order, l.channel_type),
+	};
+	arg->image_offset = l.offset;
+	arg->set = true;
+	return 0;
+}
+
+ACCEL_EXPORT int accel_kernel_set_arg_sampler(struct accel_kernel *kernel,
+					      uint32_t index, uint32_t sampler)
+{
+	uint32_t filter = sampler & ACCEL_SAMPLER_FILTER_MASK;
+	uint32_t address = sampler & ACCEL_SAMPLER_ADDRESS_MASK;
+	int r;
+
+	r = arg_check(kernel, index, ACCEL_KERNEL_ARG_SAMPLER);
+	if (r < 0)
+		return r;
+	if ((sampler & ~(ACCEL_SAMPLER_NORMALIZED_COORDS |
+			 ACCEL_SAMPLER_ADDRESS_MASK |
+			 ACCEL_SAMPLER_FILTER_MASK)) ||
+	    (filter != ACCEL_SAMPLER_FILTER_NEAREST &&
+	     filter != ACCEL_SAMPLER_FILTER_LINEAR) ||
+	    address > ACCEL_SAMPLER_ADDRESS_MIRRORED_REPEAT)
+		return -EINVAL;
+	kernel->args[index].sampler = sampler;
+	kernel->args[index].set = true;
+	return 0;
+}

@@ -262,6 +262,15 @@ static uint64_t local_end(uint64_t off, uint64_t size)
 	return end;
 }
 
+/* Argument @d only reads the memory bound to it. */
+static bool arg_reads_only(const struct accel_kernel_arg_desc *d)
+{
+	if (d->kind == ACCEL_KERNEL_ARG_IMAGE)
+		return !(d->image_access & ACCEL_IMAGE_ACCESS_WRITE);
+	return d->address_space == ACCEL_KERNEL_ARG_ADDR_CONSTANT ||
+	       (d->type_qualifiers & ACCEL_KERNEL_ARG_TYPE_CONST);
+}
+
 /*
  * What the bound arguments ask of the device: writable buffers that can
  * be written, local memory that fits.
@@ -278,8 +287,7 @@ static int check_args_use(const struct accel_kernel *k,
 
 		/* A writable pointer into a read-only mapping would fault. */
 		if (b && accel_buffer_root(b)->readonly_mapping &&
-		    d->address_space != ACCEL_KERNEL_ARG_ADDR_CONSTANT &&
-		    !(d->type_qualifiers & ACCEL_KERNEL_ARG_TYPE_CONST))
+		    !arg_reads_only(d))
 			return refuse(v, -EACCES, ACCEL_LAUNCH_ARG_READ_ONLY,
 				      0, i);
 		if (d->kind == ACCEL_KERNEL_ARG_LOCAL)
@@ -363,6 +371,25 @@ static int snapshot_args(struct accel_kernel *k, struct accel_launch *l)
 			memcpy(slot, k->values + arg->value_offset,
 			       def->args[i].size);
 			break;
+		case ACCEL_KERNEL_ARG_IMAGE: {
+			/*
+			 * data holds the offset of texel 0 in the buffer
+			 * until the backend adds the buffer's address
+			 */
+			struct accel_wg_image img = arg->image;
+
+			img.data = (void *)(uintptr_t)arg->image_offset;
+			memcpy(slot, &img, sizeof(img));
+			l->buffer_arg_index[l->n_buffers] = i;
+			l->buffers[l->n_buffers++] = accel_buffer_ref(arg->buf);
+			break;
+		}
+		case ACCEL_KERNEL_ARG_SAMPLER: {
+			uintptr_t bits = arg->sampler;
+
+			memcpy(slot, &bits, sizeof(bits));
+			break;
+		}
 		case ACCEL_KERNEL_ARG_LOCAL:
 			memset(slot, 0, sizeof(void *));
 			l->local_arg_index[l->n_local_args] = i;

@@ -29,11 +29,46 @@ static void kernel_def_clear(struct accel_kernel_def *def)
 	free(def->vec_type_hint);
 }
 
+/* Fields an image argument's description needs. */
+#define IMAGE_ARG_DESC_MIN_SIZE                                                \
+	(offsetof(struct accel_kernel_arg_desc, image_access) +                \
+	 sizeof(((struct accel_kernel_arg_desc *)0)->image_access))
+
+/*
+ * Image and sampler arguments: only on a device with images (its backend
+ * passes them: launch_prepare), an image's type and access known.
+ */
+static int check_image_arg(struct accel_device *dev,
+			   const struct accel_kernel_arg_desc *in)
+{
+	uint32_t access;
+
+	if (!(dev->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_IMAGES))
+		return -EINVAL;
+	if (in->kind == ACCEL_KERNEL_ARG_SAMPLER)
+		return in->size != 0 && in->size != sizeof(void *) ? -EINVAL :
+								     0;
+	if ((in->size != 0 && in->size != sizeof(struct accel_wg_image)) ||
+	    in->struct_size < IMAGE_ARG_DESC_MIN_SIZE ||
+	    !accel_image_type_valid(in->image_type))
+		return -EINVAL;
+	access = in->image_access & ~ACCEL_KERNEL_ARG_IMAGE_DEPTH;
+	if (access == 0 ||
+	    (access & ~(ACCEL_IMAGE_ACCESS_READ | ACCEL_IMAGE_ACCESS_WRITE)))
+		return -EINVAL;
+	if ((in->image_access & ACCEL_KERNEL_ARG_IMAGE_DEPTH) &&
+	    !accel_image_format_for_type(in->image_type,
+					 ACCEL_IMAGE_ORDER_DEPTH))
+		return -EINVAL;
+	return 0;
+}
+
 static int copy_arg(struct accel_device *dev,
 		    const struct accel_kernel_arg_desc *in,
 		    struct accel_kernel_arg_desc *out)
 {
 	const char *name = NULL, *type_name = NULL;
+	int r;
 
 	if (in->struct_size < ARG_DESC_MIN_SIZE)
 		return -EINVAL;
@@ -52,6 +87,12 @@ static int copy_arg(struct accel_device *dev,
 		if (in->size > dev->u64[ACCEL_DEVICE_U64_MAX_ARG_BYTES])
 			return -E2BIG;
 		break;
+	case ACCEL_KERNEL_ARG_IMAGE:
+	case ACCEL_KERNEL_ARG_SAMPLER:
+		r = check_image_arg(dev, in);
+		if (r < 0)
+			return r;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -65,8 +106,16 @@ static int copy_arg(struct accel_device *dev,
 	memset(out, 0, sizeof(*out));
 	out->struct_size = sizeof(*out);
 	out->kind = in->kind;
-	out->size = in->kind == ACCEL_KERNEL_ARG_VALUE ? in->size :
-							 (uint32_t)sizeof(void *);
+	if (in->kind == ACCEL_KERNEL_ARG_VALUE)
+		out->size = in->size;
+	else if (in->kind == ACCEL_KERNEL_ARG_IMAGE)
+		out->size = (uint32_t)sizeof(struct accel_wg_image);
+	else
+		out->size = (uint32_t)sizeof(void *);
+	if (in->kind == ACCEL_KERNEL_ARG_IMAGE) {
+		out->image_type = in->image_type;
+		out->image_access = in->image_access;
+	}
 	out->address_space = in->address_space;
 	out->type_qualifiers = in->type_qualifiers;
 	out->name = strdup(name ? name : "");
@@ -76,12 +125,33 @@ static int copy_arg(struct accel_device *dev,
 	return 0;
 }
 
+/*
+ * What an argument counts for in ACCEL_DEVICE_U64_MAX_ARG_BYTES: an image
+ * as a pointer, as OpenCL counts a cl_mem, so that a kernel may take as
+ * many images as the image limits say.
+ */
+static uint32_t arg_bytes_of(const struct accel_kernel_arg_desc *d)
+{
+	return d->kind == ACCEL_KERNEL_ARG_IMAGE ? (uint32_t)sizeof(void *) :
+						   d->size;
+}
+
+/* Count read images [0], written (or read-write) ones [1], samplers [2]. */
+static void count_images(const struct accel_kernel_arg_desc *d,
+			 uint64_t images[3])
+{
+	if (d->kind == ACCEL_KERNEL_ARG_SAMPLER)
+		images[2]++;
+	else if (d->kind == ACCEL_KERNEL_ARG_IMAGE)
+		images[d->image_access & ACCEL_IMAGE_ACCESS_WRITE ? 1 : 0]++;
+}
+
 static int copy_kernel(struct accel_device *dev,
 		       const struct accel_kernel_info *in,
 		       struct accel_kernel_def *out)
 {
 	const uint64_t *reqd = in->reqd_wg_size;
-	uint64_t arg_bytes = 0;
+	uint64_t arg_bytes = 0, images[3] = { 0 };
 	uint32_t i;
 	int r;
 
@@ -129,9 +199,13 @@ static int copy_kernel(struct accel_device *dev,
 		r = copy_arg(dev, &in->args[i], &out->args[i]);
 		if (r < 0)
 			return r;
-		arg_bytes += ALIGN_UP((uint64_t)out->args[i].size, 16);
+		arg_bytes += ALIGN_UP((uint64_t)arg_bytes_of(&out->args[i]), 16);
+		count_images(&out->args[i], images);
 	}
-	if (arg_bytes > dev->u64[ACCEL_DEVICE_U64_MAX_ARG_BYTES])
+	if (arg_bytes > dev->u64[ACCEL_DEVICE_U64_MAX_ARG_BYTES] ||
+	    images[0] > dev->u64[ACCEL_DEVICE_U64_MAX_READ_IMAGE_ARGS] ||
+	    images[1] > dev->u64[ACCEL_DEVICE_U64_MAX_WRITE_IMAGE_ARGS] ||
+	    images[2] > dev->u64[ACCEL_DEVICE_U64_MAX_SAMPLERS])
 		return -E2BIG;
 	return 0;
 }

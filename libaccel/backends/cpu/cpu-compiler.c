@@ -261,6 +261,29 @@ static void free_infos(struct accel_kernel_info *infos, uint32_t n)
 	free(infos);
 }
 
+/* An image argument's access qualifier as ACCEL_IMAGE_ACCESS_* bits. */
+static uint32_t image_access(const struct accelc_arg_info *a)
+{
+	uint32_t bits = 0;
+
+	switch (a->access) {
+	case ACCELC_ACCESS_READ_ONLY:
+		bits = ACCEL_IMAGE_ACCESS_READ;
+		break;
+	case ACCELC_ACCESS_WRITE_ONLY:
+		bits = ACCEL_IMAGE_ACCESS_WRITE;
+		break;
+	case ACCELC_ACCESS_READ_WRITE:
+		bits = ACCEL_IMAGE_ACCESS_READ | ACCEL_IMAGE_ACCESS_WRITE;
+		break;
+	default: /* none: the program is refused (accel_program_create()) */
+		break;
+	}
+	if (a->image_flags & ACCELC_IMAGE_DEPTH)
+		bits |= ACCEL_KERNEL_ARG_IMAGE_DEPTH;
+	return bits;
+}
+
 /*
  * Kernel descriptions for accel_program_create(), pointing into @res,
  * each with its code (struct cpu_kernel) as the handle.
@@ -295,6 +318,11 @@ static int describe_kernels(struct cpu_compiler *c,
 			args[j].type_qualifiers = k->args[j].type_qualifiers;
 			args[j].name = k->args[j].name;
 			args[j].type_name = k->args[j].type_name;
+			if (args[j].kind == ACCEL_KERNEL_ARG_IMAGE) {
+				args[j].image_type = k->args[j].image_type;
+				args[j].image_access =
+					image_access(&k->args[j]);
+			}
 		}
 		ck = calloc(1, sizeof(*ck));
 		if (!ck)

@@ -263,6 +263,34 @@ static uint64_t last_level_cache(void)
 	return 0;
 }
 
+/*
+ * Images are buffers read by the kernel's own code, so their limits are
+ * those of memory and of struct accel_wg_image's 32-bit sizes, set at
+ * OpenCL 3.0's minimums for devices with images or above.
+ */
+static void set_image_limits(uint64_t *p)
+{
+	p[ACCEL_DEVICE_U64_IMAGE2D_MAX_WIDTH] = 16384;
+	p[ACCEL_DEVICE_U64_IMAGE2D_MAX_HEIGHT] = 16384;
+	p[ACCEL_DEVICE_U64_IMAGE3D_MAX_WIDTH] = 2048;
+	p[ACCEL_DEVICE_U64_IMAGE3D_MAX_HEIGHT] = 2048;
+	p[ACCEL_DEVICE_U64_IMAGE3D_MAX_DEPTH] = 2048;
+	/* texels: a 1-byte format can fill the largest buffer */
+	p[ACCEL_DEVICE_U64_IMAGE_MAX_BUFFER_SIZE] =
+		MIN(p[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE], (uint64_t)INT32_MAX);
+	p[ACCEL_DEVICE_U64_IMAGE_MAX_ARRAY_SIZE] = 2048;
+	/*
+	 * No alignment: the kernel's code reads texels with unaligned loads
+	 * (struct accel_wg_image promises none), so any row of whole texels
+	 * and any offset work.
+	 */
+	p[ACCEL_DEVICE_U64_IMAGE_PITCH_ALIGNMENT] = 1;
+	p[ACCEL_DEVICE_U64_IMAGE_BASE_ADDRESS_ALIGNMENT] = 1;
+	p[ACCEL_DEVICE_U64_MAX_READ_IMAGE_ARGS] = 128;
+	p[ACCEL_DEVICE_U64_MAX_WRITE_IMAGE_ARGS] = 64;
+	p[ACCEL_DEVICE_U64_MAX_SAMPLERS] = 16;
+}
+
 static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 		      unsigned cpus)
 {
@@ -284,7 +312,8 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 				   ACCEL_DEVICE_CAP_USER_PTR |
 				   ACCEL_DEVICE_CAP_HOST_SVM |
 				   ACCEL_DEVICE_CAP_DMABUF_IMPORT |
-				   ACCEL_DEVICE_CAP_SYNC_FILE_IMPORT;
+				   ACCEL_DEVICE_CAP_SYNC_FILE_IMPORT |
+				   ACCEL_DEVICE_CAP_IMAGES;
 	if (accel_udmabuf_available() || accel_dma_heap_available("system"))
 		p[ACCEL_DEVICE_U64_CAPS] |= ACCEL_DEVICE_CAP_DMABUF_EXPORT;
 	/* OpenCL C needs the compiler module (built with compiler-stub/). */
@@ -377,6 +406,7 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 	p[ACCEL_DEVICE_U64_NUMA_NODE] = UINT64_MAX;
 	/* records, not text: about 40k printf calls of a few arguments */
 	p[ACCEL_DEVICE_U64_PRINTF_BUFFER_SIZE] = 1u << 20;
+	set_image_limits(p);
 }
 
 /* "a;b;c" from the built-in kernel table, the single source of names. */

@@ -41,13 +41,25 @@ static int widen_groups(struct accel_device *dev, struct accel_launch *l)
 	return accel_launch_count_groups(l);
 }
 
-/* Kernels take buffers as host addresses. */
-static void bind_buffers(struct accel_launch *l)
+/*
+ * Kernels take buffers as host addresses, images as a struct
+ * accel_wg_image whose data is the address of texel 0 (the snapshot left
+ * its offset there).
+ */
+static void bind_buffers(const struct accel_kernel_def *def,
+			 struct accel_launch *l)
 {
 	for (uint32_t j = 0; j < l->n_buffers; j++) {
-		void *addr = l->buffers[j]->host_ptr;
+		uint32_t i = l->buffer_arg_index[j];
+		uint8_t *addr = l->buffers[j]->host_ptr;
 
-		memcpy(l->args[l->buffer_arg_index[j]], &addr, sizeof(addr));
+		if (def->args[i].kind == ACCEL_KERNEL_ARG_IMAGE) {
+			struct accel_wg_image *img = l->args[i];
+
+			img->data = addr + (uintptr_t)img->data;
+			continue;
+		}
+		memcpy(l->args[i], &addr, sizeof(addr));
 	}
 }
 
@@ -136,7 +148,7 @@ int cpu_launch_prepare(struct accel_queue *queue, struct accel_cmd *cmd)
 	bool ids32;
 	int r;
 
-	bind_buffers(l);
+	bind_buffers(def, l);
 	if (def->flags & ACCEL_KERNEL_GROUP_INVARIANT) {
 		r = widen_groups(queue->dev, l);
 		if (r < 0)
