@@ -50,6 +50,31 @@ const struct u64_prop u64_props[] = {
 	  "Timer resolution", FMT_NS },
 	{ ACCEL_DEVICE_U64_PRINTF_BUFFER_SIZE, "printf_buffer_size",
 	  "printf buffer", FMT_BYTES },
+	{ ACCEL_DEVICE_U64_IMAGE2D_MAX_WIDTH, "image2d_max_width",
+	  "Image 1D/2D max width", FMT_NUM },
+	{ ACCEL_DEVICE_U64_IMAGE2D_MAX_HEIGHT, "image2d_max_height",
+	  "Image 2D max height", FMT_NUM },
+	{ ACCEL_DEVICE_U64_IMAGE3D_MAX_WIDTH, "image3d_max_width",
+	  "Image 3D max width", FMT_NUM },
+	{ ACCEL_DEVICE_U64_IMAGE3D_MAX_HEIGHT, "image3d_max_height",
+	  "Image 3D max height", FMT_NUM },
+	{ ACCEL_DEVICE_U64_IMAGE3D_MAX_DEPTH, "image3d_max_depth",
+	  "Image 3D max depth", FMT_NUM },
+	{ ACCEL_DEVICE_U64_IMAGE_MAX_BUFFER_SIZE, "image_max_buffer_size",
+	  "Image 1D buffer max texels", FMT_NUM },
+	{ ACCEL_DEVICE_U64_IMAGE_MAX_ARRAY_SIZE, "image_max_array_size",
+	  "Image array max layers", FMT_NUM },
+	{ ACCEL_DEVICE_U64_IMAGE_PITCH_ALIGNMENT, "image_pitch_alignment",
+	  "Image pitch align (texels)", FMT_NUM },
+	{ ACCEL_DEVICE_U64_IMAGE_BASE_ADDRESS_ALIGNMENT,
+	  "image_base_address_alignment", "Image offset alignment",
+	  FMT_BYTES },
+	{ ACCEL_DEVICE_U64_MAX_READ_IMAGE_ARGS, "max_read_image_args",
+	  "Max read image arguments", FMT_NUM },
+	{ ACCEL_DEVICE_U64_MAX_WRITE_IMAGE_ARGS, "max_write_image_args",
+	  "Max write image arguments", FMT_NUM },
+	{ ACCEL_DEVICE_U64_MAX_SAMPLERS, "max_samplers", "Max samplers",
+	  FMT_NUM },
 };
 
 const enum accel_device_u64 work_item_props[] = {
@@ -116,9 +141,10 @@ const char *const cap_names[] = {
 	[10] = "fp16",
 	[11] = "il",
 	[12] = "host_svm",
+	[13] = "images",
 };
 
-_Static_assert(ACCEL_DEVICE_CAP_HOST_SVM == 1u << 12,
+_Static_assert(ACCEL_DEVICE_CAP_IMAGES == 1u << 13,
 	       "cap_names[] follows the ACCEL_DEVICE_CAP_* bits");
 
 const char *info_type_name(uint64_t type)
