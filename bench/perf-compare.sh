@@ -5,8 +5,9 @@
 #
 #   bench/perf-compare.sh [REPS]      (default 5)
 #
-# Each repetition runs bench/ocl-host and bench/blas-host (CLBlast, with
-# libclblast-dev and libopenblas-dev) once per platform, each in a fresh
+# Each repetition runs bench/ocl-host, bench/blur-host, bench/replay-host
+# and bench/blas-host (CLBlast, with libclblast-dev and libopenblas-dev)
+# once per platform, each in a fresh
 # process (only that platform's .icd visible; the order alternates between
 # repetitions) and bench/compiler-kernels once (both platforms in one
 # process, libaccel-PoCL-PoCL-libaccel). Every result is checked against a
@@ -30,7 +31,8 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 	cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release \
 		-DACCEL_BUILD_TESTS=OFF -DACCEL_BUILD_BENCH=ON
 fi
-cmake --build "$build" -j"$(nproc)" --target ocl-host compiler-kernels
+cmake --build "$build" -j"$(nproc)" --target ocl-host blur-host replay-host \
+	compiler-kernels
 # the CLBlast rows where the packages are (bench/CMakeLists.txt)
 blas=
 if pkg-config --exists clblast openblas; then
@@ -51,6 +53,11 @@ while [ "$i" -le "$reps" ]; do
 	for p in $order; do
 		OCL_ICD_VENDORS=$b/vendors-$p "$b/ocl-host" >"$out/host-$p-$i" ||
 			{ cat "$out/host-$p-$i"; exit 1; }
+		for prog in blur-host replay-host; do
+			OCL_ICD_VENDORS=$b/vendors-$p "$b/$prog" \
+				>>"$out/host-$p-$i" ||
+				{ cat "$out/host-$p-$i"; exit 1; }
+		done
 		if [ -n "$blas" ]; then
 			OCL_ICD_VENDORS=$b/vendors-$p "$b/blas-host" \
 				>>"$out/host-$p-$i" ||
@@ -123,6 +130,13 @@ targets = [
      lambda o, q, r: o <= 2.0, "<= 2 ms"),
     ("first-platform-ids", "first clGetPlatformIDs", "ms", True,
      lambda o, q, r: o <= 0.25 * q, "<= 0.25x"),
+    ("blur-image", "5x5 blur 2048^2 RGBA8, images", "ms", True,
+     lambda o, q, r: o <= q, "<= 1.0x"),
+    ("blur-buffer", "  ... through buffers", "ms", True, None, ""),
+    ("enqueue-1000", "1,000 small launches enqueued", "ms", True, None, ""),
+    ("replay-1000", "  ... as a command buffer replay", "ms", True,
+     lambda o, q, r: o < r["enqueue-1000"][0] and o <= q,
+     "< enqueued, <= 1.0x"),
     ("map-64m", "map+unmap 64 MiB", "us", True,
      lambda o, q, r: o * 10 <= r["memcpy-64m"][0], "zero-copy"),
     ("blas-first-sgemm", "CLBlast first SGEMM (its build)", "ms", True,
