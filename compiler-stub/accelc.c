@@ -14,7 +14,8 @@
 #include "accelc.h"
 #include "passes.h"
 
-static const char *kinds[] = { "?", "buffer", "value", "local" };
+static const char *kinds[] = { "?", "buffer", "value", "local", "image",
+				"sampler" };
 static const char *spaces[] = { "private", "global", "constant", "local" };
 static const char *access_names[] = { "", "read_only ", "write_only ",
 				      "read_write " };
@@ -173,7 +174,8 @@ static void list(const struct accelc_result *res)
 				       "restrict " : "",
 			       spaces[ai->address_space & 3],
 			       ai->type_name, "", ai->name,
-			       kinds[ai->kind & 3], ai->size, ai->alignment);
+			       kinds[ai->kind < 6 ? ai->kind : 0], ai->size,
+			       ai->alignment);
 		}
 	}
 }

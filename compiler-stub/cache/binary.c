@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libaccel/accel-image.h>
 #include <libaccel/accel-wg.h>
 
 #include "binary.h"
@@ -94,6 +95,8 @@ static void put_all(struct wcur *w, const struct accelc_binary_in *in)
 			put_u32(w, ai->alignment);
 			put_str(w, ai->type_name);
 			put_str(w, ai->name);
+			put_u32(w, ai->image_type);
+			put_u32(w, ai->image_flags);
 		}
 	}
 	put_u64(w, in->code_size);
@@ -218,6 +221,26 @@ static bool pow2(uint32_t v)
 	return v && !(v & (v - 1));
 }
 
+/* An image argument: a known type, depth only for 2D and 2D arrays. */
+static bool image_arg_ok(const struct accelc_arg_info *a)
+{
+	if (a->size != sizeof(struct accel_wg_image) || a->alignment != 8 ||
+	    !a->access || (a->image_flags & ~ACCELC_IMAGE_DEPTH))
+		return false;
+	switch (a->image_type) {
+	case ACCEL_IMAGE_2D:
+	case ACCEL_IMAGE_2D_ARRAY:
+		return true;
+	case ACCEL_IMAGE_1D:
+	case ACCEL_IMAGE_1D_ARRAY:
+	case ACCEL_IMAGE_1D_BUFFER:
+	case ACCEL_IMAGE_3D:
+		return !(a->image_flags & ACCELC_IMAGE_DEPTH);
+	default:
+		return false;
+	}
+}
+
 static void parse_arg(struct rcur *c, struct accelc_arg_info *a)
 {
 	a->kind = get_u32(c, "argument");
@@ -228,21 +251,26 @@ static void parse_arg(struct rcur *c, struct accelc_arg_info *a)
 	a->alignment = get_u32(c, "argument");
 	a->type_name = get_str(c, "argument type name");
 	a->name = get_str(c, "argument name");
+	a->image_type = get_u32(c, "argument");
+	a->image_flags = get_u32(c, "argument");
 	if (c->err)
 		return;
-	if (a->kind < ACCELC_ARG_BUFFER || a->kind > ACCELC_ARG_LOCAL ||
+	if (a->kind < ACCELC_ARG_BUFFER || a->kind > ACCELC_ARG_SAMPLER ||
 	    a->address_space > ACCELC_ADDR_LOCAL ||
 	    a->access > ACCELC_ACCESS_READ_WRITE ||
 	    (a->type_qualifiers & ~0xfu) || !a->size ||
 	    !pow2(a->alignment) ||
-	    (a->kind != ACCELC_ARG_VALUE && a->size != sizeof(void *)))
+	    (a->kind != ACCELC_ARG_VALUE && a->kind != ACCELC_ARG_IMAGE &&
+	     a->size != sizeof(void *)) ||
+	    (a->kind == ACCELC_ARG_IMAGE ?
+	     !image_arg_ok(a) : a->image_type || a->image_flags))
 		fail(c, -EINVAL, "argument '%s': bad description", a->name);
 }
 
 /* Smallest encoding of a kernel and of an argument: bounds counts early,
  * so that a forged count cannot make us allocate much. */
 #define KERNEL_MIN_BYTES (3 * 5 + 2 + 4 + 6 * 8 + 3 * 8 + 3 * 4)
-#define ARG_MIN_BYTES (6 * 4 + 2 * 5)
+#define ARG_MIN_BYTES (8 * 4 + 2 * 5)
 
 static void parse_kernel(struct rcur *c, struct accelc_kernel_info *k)
 {

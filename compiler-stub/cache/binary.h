@@ -21,7 +21,8 @@
  *   size of the code, u32 argument count, arguments
  *
  *   argument: u32 kind, u32 address space, u32 access, u32 type
- *   qualifiers, u32 size, u32 alignment, str type name, str name
+ *   qualifiers, u32 size, u32 alignment, str type name, str name,
+ *   u32 image type (0 but for images), u32 image flags (ACCELC_IMAGE_*)
  *
  * The code ends the container exactly: an ELF shared object for an
  * executable, LLVM bitcode with no kernel table for a compiled object or a
@@ -44,8 +45,9 @@
 #define ACCELC_BINARY_SUM_OFFSET 16
 #define ACCELC_BINARY_BODY_OFFSET 48
 /* 1 had no kind and global size: executables only; 2 no private sizes;
- * 3 no required sub-group size; 4 no sub-group size of the code */
-#define ACCELC_BINARY_FORMAT 5u
+ * 3 no required sub-group size; 4 no sub-group size of the code; 5 no
+ * image arguments */
+#define ACCELC_BINARY_FORMAT 6u
 /*
  * Sanity cap: far above what a real program has. The kernel count has
  * none but the input's size (each kernel takes some bytes).

@@ -7,6 +7,9 @@
 
 #include <llvm-c/Target.h>
 
+#include <libaccel/accel-image.h>
+#include <libaccel/accel-wg.h>
+
 #include "accelc-private.h"
 #include "binary.h"
 
@@ -183,6 +186,37 @@ static bool flushes_denormals(LLVMValueRef fn)
 	return false;
 }
 
+/*
+ * The image types of OpenCL C (base type names as clang writes them) and
+ * their enum accel_image_type; depth images are 2D ones of the DEPTH
+ * channel order. Multi-sample images (cl_khr_gl_msaa_sharing) are not.
+ */
+static bool image_type(const char *bt, uint32_t *type, uint32_t *flags)
+{
+	static const struct {
+		const char *name;
+		uint32_t type, flags;
+	} types[] = {
+		{ "image1d_t", ACCEL_IMAGE_1D, 0 },
+		{ "image1d_buffer_t", ACCEL_IMAGE_1D_BUFFER, 0 },
+		{ "image1d_array_t", ACCEL_IMAGE_1D_ARRAY, 0 },
+		{ "image2d_t", ACCEL_IMAGE_2D, 0 },
+		{ "image2d_array_t", ACCEL_IMAGE_2D_ARRAY, 0 },
+		{ "image3d_t", ACCEL_IMAGE_3D, 0 },
+		{ "image2d_depth_t", ACCEL_IMAGE_2D, ACCELC_IMAGE_DEPTH },
+		{ "image2d_array_depth_t", ACCEL_IMAGE_2D_ARRAY,
+		  ACCELC_IMAGE_DEPTH },
+	};
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(bt, types[i].name)) {
+			*type = types[i].type;
+			*flags = types[i].flags;
+			return true;
+		}
+	return false;
+}
+
 static int read_kernel(struct lower_state *st, LLVMValueRef fn,
 		       struct kernel_desc *k)
 {
@@ -261,24 +295,31 @@ static int read_kernel(struct lower_state *st, LLVMValueRef fn,
 			a->access = ACCELC_ACCESS_WRITE_ONLY;
 		else if (md_str_is(&access, i, "read_write"))
 			a->access = ACCELC_ACCESS_READ_WRITE;
-		/*
-		 * A sampler argument is an opaque value no host call can
-		 * make without images (clSetKernelArg refuses every value),
-		 * but programs that declare one must still build.
-		 */
 		if (bt && !strcmp(bt, "sampler_t")) {
-			a->kind = ACCELC_ARG_VALUE;
+			a->kind = ACCELC_ARG_SAMPLER;
 			a->address_space = ACCELC_ADDR_PRIVATE;
 			a->size = a->alignment = sizeof(void *);
+			continue;
+		}
+		if (bt && image_type(bt, &a->image_type, &a->image_flags)) {
+			/* args[i] points at the struct accel_wg_image */
+			a->kind = ACCELC_ARG_IMAGE;
+			a->address_space = ACCELC_ADDR_GLOBAL;
+			if (!a->access)
+				a->access = ACCELC_ACCESS_READ_ONLY;
+			a->size = sizeof(struct accel_wg_image);
+			a->alignment = 8;
 			continue;
 		}
 		if ((bt && (!strncmp(bt, "image", 5) ||
 			    !strncmp(bt, "queue_t", 7))) ||
 		    (a->type_qualifiers & ACCELC_TYPE_PIPE)) {
 			strbuf_printf(st->log, "error: kernel '%s' argument "
-				      "'%s': images, pipes and queues are "
-				      "not supported\n",
-				      k->info.name, a->name);
+				      "'%s': %s are not supported\n",
+				      k->info.name, a->name,
+				      (a->type_qualifiers & ACCELC_TYPE_PIPE) ?
+				      "pipes" : !strncmp(bt, "queue_t", 7) ?
+				      "device queues" : "multi-sample images");
 			r = -ENOEXEC;
 			goto out;
 		}

@@ -17,6 +17,9 @@
 
 #include <cmocka.h>
 
+#include <libaccel/accel-image.h>
+#include <libaccel/accel-wg.h>
+
 #include "binary.h"
 #include "sha256.h"
 
@@ -25,15 +28,22 @@ static const char code[] = "\177ELF and then some code bytes";
 
 static struct accelc_arg_info args[] = {
 	{ ACCELC_ARG_BUFFER, ACCELC_ADDR_GLOBAL, ACCELC_ACCESS_NONE,
-	  ACCELC_TYPE_CONST | ACCELC_TYPE_RESTRICT, 8, 8, "float*", "x" },
+	  ACCELC_TYPE_CONST | ACCELC_TYPE_RESTRICT, 8, 8, "float*", "x", 0,
+	  0 },
 	{ ACCELC_ARG_LOCAL, ACCELC_ADDR_LOCAL, ACCELC_ACCESS_NONE, 0, 8, 8,
-	  "int*", "t" },
+	  "int*", "t", 0, 0 },
 	{ ACCELC_ARG_VALUE, ACCELC_ADDR_PRIVATE, ACCELC_ACCESS_NONE, 0, 16, 16,
-	  "float3", "v" },
+	  "float3", "v", 0, 0 },
+	{ ACCELC_ARG_IMAGE, ACCELC_ADDR_GLOBAL, ACCELC_ACCESS_READ_WRITE, 0,
+	  sizeof(struct accel_wg_image), 8, "image2d_array_depth_t", "img",
+	  ACCEL_IMAGE_2D_ARRAY, ACCELC_IMAGE_DEPTH },
+	{ ACCELC_ARG_SAMPLER, ACCELC_ADDR_PRIVATE, ACCELC_ACCESS_NONE, 0, 8,
+	  8, "sampler_t", "s", 0, 0 },
 };
+#define N_ARGS (sizeof(args) / sizeof(args[0]))
 
 static struct accelc_kernel_info kernels[] = {
-	{ "first", "first__wg", ACCELC_KERNEL_HAS_BARRIERS, 3, args,
+	{ "first", "first__wg", ACCELC_KERNEL_HAS_BARRIERS, N_ARGS, args,
 	  { 8, 2, 1 }, { 0, 0, 0 }, "float4", 4096, 1u << 24, 48, 32, 32 },
 	{ "second", "second__wg", ACCELC_KERNEL_STACK_UNKNOWN, 0, NULL,
 	  { 0 }, { 4, 4, 1 }, NULL, 0, 160, 0, 8, 0 },
@@ -109,8 +119,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.kernels[0].sub_group_size, 32);
 	assert_int_equal(b.kernels[1].sub_group_size, 8);
 	assert_int_equal(b.kernels[1].flags, ACCELC_KERNEL_STACK_UNKNOWN);
-	assert_int_equal(b.kernels[0].n_args, 3);
-	for (int i = 0; i < 3; i++) {
+	assert_int_equal(b.kernels[0].n_args, N_ARGS);
+	for (size_t i = 0; i < N_ARGS; i++) {
 		const struct accelc_arg_info *a = &b.kernels[0].args[i];
 
 		assert_int_equal(a->kind, args[i].kind);
@@ -121,6 +131,8 @@ static void test_round_trip(void **state)
 		assert_int_equal(a->alignment, args[i].alignment);
 		assert_string_equal(a->type_name, args[i].type_name);
 		assert_string_equal(a->name, args[i].name);
+		assert_int_equal(a->image_type, args[i].image_type);
+		assert_int_equal(a->image_flags, args[i].image_flags);
 	}
 	assert_null(b.kernels[1].vec_type_hint);
 	assert_int_equal(b.kernels[1].work_group_size_hint[1], 4);
@@ -136,7 +148,7 @@ static bool spoil(int n, struct accelc_kernel_info *k,
 {
 	switch (n) {
 	case 0: a[0].kind = 0; break;
-	case 1: a[0].kind = 4; break;
+	case 1: a[0].kind = ACCELC_ARG_SAMPLER + 1; break;
 	case 2: a[1].address_space = 4; break;
 	case 3: a[1].access = 4; break;
 	case 4: a[1].type_qualifiers = 0x10; break;
@@ -154,6 +166,14 @@ static bool spoil(int n, struct accelc_kernel_info *k,
 	case 16: k[1].sub_group_size = 12; break;
 	case 17: k[1].sub_group_size = 128; break;
 	case 18: k[0].sub_group_size = 16; break; /* not the required 32 */
+	case 19: a[3].size = 8; break; /* an image is its descriptor */
+	case 20: a[3].image_type = 0x10F7; break;
+	case 21: a[3].image_type = ACCEL_IMAGE_3D; break; /* no 3D depth */
+	case 22: a[3].image_flags = 2; break;
+	case 23: a[3].access = ACCELC_ACCESS_NONE; break;
+	case 24: a[0].image_type = ACCEL_IMAGE_2D; break; /* not an image */
+	case 25: a[4].image_flags = ACCELC_IMAGE_DEPTH; break;
+	case 26: a[4].size = 16; break; /* a sampler is its bits */
 	default: return false;
 	}
 	return true;
@@ -163,7 +183,7 @@ static bool spoil(int n, struct accelc_kernel_info *k,
 static void test_bad_values(void **state)
 {
 	struct accelc_kernel_info k[2];
-	struct accelc_arg_info a[3];
+	struct accelc_arg_info a[N_ARGS];
 
 	(void)state;
 	for (int n = 0;; n++) {
