@@ -16,7 +16,8 @@
 #endif
 
 /* What the CPU device implements; clang's x86 default claims everything
- * (images, pipes, device enqueue), which the builtins do not provide. */
+ * (pipes, device enqueue), which the builtins do not provide. Images
+ * (builtins/image-*.cl): read-write ones, 3D writes and depth images. */
 #define ACCELC_CL_EXTENSIONS                                                   \
 	"-cl-ext=-all,+cl_khr_fp64,+__opencl_c_fp64,+__opencl_c_int64,"       \
 	"+cl_khr_fp16,+__opencl_c_fp16,"                                       \
@@ -28,7 +29,10 @@
 	"+cl_khr_byte_addressable_store,"                                      \
 	"+__opencl_c_generic_address_space,"                                   \
 	"+__opencl_c_program_scope_global_variables,"                          \
-	"+__opencl_c_subgroups"
+	"+__opencl_c_subgroups,"                                               \
+	"+__opencl_c_images,+__opencl_c_read_write_images,"                    \
+	"+__opencl_c_3d_image_writes,+cl_khr_3d_image_writes,"                 \
+	"+cl_khr_depth_images"
 
 static int try_path(const char *p, char **ret)
 {

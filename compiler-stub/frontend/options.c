@@ -303,6 +303,8 @@ int accelc_parse_options(const char *options, struct accelc_build_opts *out,
 	argv_add(&o.clang_args, "-Wno-psabi");
 	/* the device's OpenCL version, which clang leaves to us */
 	argv_add(&o.clang_args, "-D__OPENCL_VERSION__=300");
+	/* the device has images (frontend.c), which clang 16 does not say */
+	argv_add(&o.clang_args, "-D__IMAGE_SUPPORT__=1");
 	/* cl_khr_subgroups brings them to every OpenCL C version */
 	for (size_t i = 0;
 	     i < sizeof(subgroup_extensions) / sizeof(subgroup_extensions[0]);

@@ -97,7 +97,10 @@ void accelc_wg_load_args(struct lower *l, struct kernel_desc *k,
 		const struct accelc_arg_info *a = &k->info.args[i];
 
 		LLVMSetAlignment(slot, 8);
-		if (a->kind != ACCELC_ARG_VALUE) {
+		if (a->kind == ACCELC_ARG_IMAGE) {
+			/* the slot is the struct accel_wg_image itself */
+			vals[i] = LLVMBuildAddrSpaceCast(l->b, slot, t, "");
+		} else if (a->kind != ACCELC_ARG_VALUE) {
 			LLVMValueRef v = LLVMBuildLoad2(l->b, l->ptr, slot,
 							"arg");
 
@@ -105,14 +108,6 @@ void accelc_wg_load_args(struct lower *l, struct kernel_desc *k,
 			if (LLVMGetPointerAddressSpace(t) != 0)
 				v = LLVMBuildAddrSpaceCast(l->b, v, t, "");
 			vals[i] = v;
-		} else if (LLVMGetTypeKind(t) == LLVMPointerTypeKind &&
-			   LLVMGetPointerAddressSpace(t) != 0) {
-			/* an opaque handle (sampler_t): the value it holds */
-			LLVMValueRef v = LLVMBuildLoad2(l->b, l->ptr, slot,
-							"arg");
-
-			LLVMSetAlignment(v, 8);
-			vals[i] = LLVMBuildAddrSpaceCast(l->b, v, t, "");
 		} else if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) {
 			/* byval: the callee copies when it writes */
 			vals[i] = slot;

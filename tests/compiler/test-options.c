@@ -88,14 +88,14 @@ static void test_options(void **state)
 	assert_int_equal(out[4], 0);
 	assert_int_equal(out[8], 11);
 
-	/* 3.0: the atomics features the device implements, no images */
+	/* 3.0: the atomics and image features the device implements */
 	snprintf(opts, sizeof(opts), "-I%s -cl-std=CL3.0 "
 		 "-cl-fast-relaxed-math -cl-mad-enable", dir);
 	run_probe(env, opts, out);
 	assert_int_equal(out[0], 300);
 	assert_int_equal(out[4], 1);
 	assert_int_equal(out[5], 1);
-	assert_int_equal(out[6], 0);
+	assert_int_equal(out[6], 1);
 	assert_int_equal(out[7], 1);
 	assert_int_equal(out[8], 11);
 
