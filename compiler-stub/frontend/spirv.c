@@ -256,8 +256,10 @@ static void constant_globals(LLVMModuleRef mod)
 
 /*
  * An executable must define what it imports (Linkage): unmangled
- * functions other than printf are the module's own, and a module that
- * only declares one is to be compiled and linked with its definition.
+ * functions other than printf and __translate_sampler_initializer (the
+ * translator's literal samplers, builtins/image-query.cl) are the
+ * module's own, and a module that only declares one is to be compiled
+ * and linked with its definition.
  */
 static int check_imports(struct job *j, LLVMModuleRef mod)
 {
@@ -270,7 +272,9 @@ static int check_imports(struct job *j, LLVMModuleRef mod)
 
 		if (!LLVMIsDeclaration(f) || !LLVMGetFirstUse(f) ||
 		    LLVMGetIntrinsicID(f) || (len > 2 && !strncmp(n, "_Z", 2)) ||
-		    (len == 6 && !memcmp(n, "printf", 6)))
+		    (len == 6 && !memcmp(n, "printf", 6)) ||
+		    (len == 31 &&
+		     !memcmp(n, "__translate_sampler_initializer", 31)))
 			continue;
 		strbuf_printf(j->log, "error: function '%.*s' is imported "
 			      "but not defined (compile the module and link "
@@ -479,10 +483,17 @@ static bool capability_ok(uint32_t cap)
 		10,   /* Float64 */
 		11,   /* Int64 */
 		12,   /* Int64Atomics */
+		13,   /* ImageBasic (builtins/image-*.cl) */
+		14,   /* ImageReadWrite */
 		18,   /* Groups (work-group collectives) */
+		20,   /* LiteralSampler: samplers of the source */
 		22,   /* Int16 */
 		38,   /* GenericPointer */
 		39,   /* Int8 */
+		43,   /* Sampled1D */
+		44,   /* Image1D */
+		46,   /* SampledBuffer */
+		47,   /* ImageBuffer */
 		/* sub-groups: the cl_khr_subgroup_* extensions, and the
 		 * SubgroupSize execution mode (intel_reqd_sub_group_size) */
 		58,   /* SubgroupDispatch */

@@ -1372,6 +1372,66 @@ static void test_cl12(void **state)
 	wg_unbuild(&p);
 }
 
+/*
+ * A SPIR-V module's images, sampler argument and literal samplers read
+ * as the same kernels of OpenCL C do (test_source_samplers, s2).
+ */
+static void test_spirv(void **state)
+{
+#ifdef IMAGE_SPV
+	enum { N = 64 };
+	struct accelc_options o = { .struct_size = sizeof(o),
+				    .flags = ACCELC_FLAG_NO_CACHE };
+	struct fmt f = { ACCEL_IMAGE_ORDER_RGBA, ACCEL_IMAGE_DATA_UNORM_INT8 };
+	struct accelc_result *res = NULL;
+	struct himg h;
+	float co[N][4], out[2 * N][4], ref[2 * N][4];
+	uint64_t seed = 17;
+	void *cop = co, *outp = out, *refp = ref;
+	void *smp = (void *)(uintptr_t)(ACCEL_SAMPLER_NORMALIZED_COORDS |
+					ACCEL_SAMPLER_ADDRESS_MIRRORED_REPEAT |
+					ACCEL_SAMPLER_FILTER_LINEAR);
+	void *args[] = { &h.d, &cop, &outp }, *rargs[] = { &h.d, &cop, &refp };
+	void *sargs[] = { &h.d, &smp, &cop, &outp };
+	void *srargs[] = { &h.d, &smp, &cop, &refp };
+	FILE *fp = fopen(IMAGE_SPV, "rb");
+	char il[65536];
+	size_t n;
+	void *dl;
+
+	(void)state;
+	assert_non_null(fp);
+	n = fread(il, 1, sizeof(il), fp);
+	fclose(fp);
+	if (!accelc_il_available())
+		skip();
+	if (accelc_compile_il(&o, il, n, 0, NULL, 0, &res) < 0) {
+		fprintf(stderr, "%s\n", res ? accelc_result_get_log(res) : "");
+		fail();
+	}
+	dl = dlopen(accelc_result_get_path(res), RTLD_NOW | RTLD_LOCAL);
+	assert_non_null(dl);
+	himg_init(&h, ACCEL_IMAGE_2D, f, 7, 5, 1, 1);
+	himg_fill_random(&h, &seed);
+	for (int k = 0; k < N; k++) {
+		co[k][0] = frand(&seed, -1.0f, 2.0f);
+		co[k][1] = frand(&seed, -1.0f, 2.0f);
+	}
+	wg_run_1d((accel_wg_fn)dlsym(dl, "sp__wg"), args, 0, N, 16);
+	run("sp", rargs, N);
+	assert_memory_equal(out, ref, sizeof(out));
+	wg_run_1d((accel_wg_fn)dlsym(dl, "s2__wg"), sargs, 0, N, 16);
+	run("s2", srargs, N);
+	assert_memory_equal(out, ref, N * sizeof(out[0]));
+	dlclose(dl);
+	accelc_result_free(res);
+	free(h.mem);
+#else
+	(void)state;
+	skip();
+#endif
+}
+
 static void test_refused(void **state)
 {
 	static const char pipe_src[] =
@@ -1404,6 +1464,7 @@ int main(void)
 		cmocka_unit_test(test_queries),
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_cl12),
+		cmocka_unit_test(test_spirv),
 		cmocka_unit_test(test_refused),
 	};
 
