@@ -121,6 +121,35 @@ void accelc_wg_load_args(struct lower *l, struct kernel_desc *k,
 	}
 }
 
+/*
+ * Image arguments of the plain work-item loops: a private copy of each
+ * descriptor, which nothing else can reach, so that the image's own
+ * writes cannot alias it and its fields are read once, not again after
+ * every store. (The regions and fiber wrappers keep the slot: their
+ * allocas are the work-items' own.)
+ */
+static void copy_images(struct lower *l, struct kernel_desc *k,
+			LLVMValueRef *vals)
+{
+	LLVMValueRef size = LLVMConstInt(l->i64, sizeof(struct accel_wg_image),
+					 0);
+
+	for (uint32_t i = 0; i < k->info.n_args; i++) {
+		LLVMValueRef copy, slot;
+
+		if (k->info.args[i].kind != ACCELC_ARG_IMAGE)
+			continue;
+		slot = LLVMGetOperand(vals[i], 0);
+		copy = LLVMBuildAlloca(l->b, LLVMArrayType(l->i8, sizeof(
+					       struct accel_wg_image)),
+				       "image");
+		LLVMSetAlignment(copy, 8);
+		LLVMBuildMemCpy(l->b, copy, 8, slot, 8, size);
+		vals[i] = LLVMBuildAddrSpaceCast(l->b, copy,
+						 LLVMTypeOf(vals[i]), "");
+	}
+}
+
 LLVMValueRef accelc_wg_call_kernel(struct lower *l, struct kernel_desc *k,
 				   LLVMValueRef *vals)
 {
@@ -226,6 +255,7 @@ static void build_loop_wrapper(struct lower *l, struct wrapper *w)
 	w->fn = fn;
 	LLVMPositionBuilderAtEnd(l->b, entry);
 	accelc_wg_load_args(l, k, LLVMGetParam(fn, 0), vals);
+	copy_images(l, k, vals);
 	accelc_wg_load_ctx(l, w, LLVMGetParam(fn, 1));
 	/* the runtime never launches an empty group; stay safe anyway */
 	empty = LLVMBuildOr(

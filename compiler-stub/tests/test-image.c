@@ -109,6 +109,12 @@ static const char source[] =
 	" const sampler_t ks = CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;"
 	" o[2 * g] = read_imagef(im, ps, c[g].xy);"
 	" o[2 * g + 1] = read_imagef(im, ks, c[g].xy); }\n"
+	/* through local memory across a barrier: the regions wrapper */
+	"kernel void rev(read_only image1d_t a, write_only image1d_t b,"
+	" local float4 *t) { int l = get_local_id(0), n = get_local_size(0);"
+	" int g0 = get_group_id(0) * n; t[l] = read_imagef(a, g0 + l);"
+	" barrier(CLK_LOCAL_MEM_FENCE);"
+	" write_imagef(b, g0 + l, t[n - 1 - l]); }\n"
 	/* queries */
 	"kernel void q(read_only image1d_array_t a, write_only image2d_t b,"
 	" read_write image2d_array_depth_t c, read_only image3d_t d,"
@@ -1255,6 +1261,33 @@ static void test_read_write(void **state)
 	free(h.mem);
 }
 
+/* Images in a kernel with a barrier (work-item loops over regions). */
+static void test_barrier(void **state)
+{
+	struct fmt f = { ACCEL_IMAGE_ORDER_RGBA, ACCEL_IMAGE_DATA_FLOAT };
+	struct himg a, b;
+	float tmem[16][4] __attribute__((aligned(128)));
+	void *tp = tmem;
+	void *args[] = { &a.d, &b.d, &tp };
+	uint64_t seed = 8;
+
+	(void)state;
+	himg_init(&a, ACCEL_IMAGE_1D, f, 64, 1, 1, 1);
+	himg_init(&b, ACCEL_IMAGE_1D, f, 64, 1, 1, 1);
+	for (size_t i = 0; i < a.size; i += 4) {
+		float v = frand(&seed, 0.0f, 1.0f);
+
+		memcpy(a.mem + i, &v, 4);
+	}
+	wg_run_1d(wg_find(&prog, "rev", ""), args, 0, 64, 16);
+	for (int x = 0; x < 64; x++)
+		assert_memory_equal(himg_at(&b, x, 0, 0),
+				    himg_at(&a, x / 16 * 16 + 15 - x % 16, 0,
+					    0), 16);
+	free(a.mem);
+	free(b.mem);
+}
+
 static void test_queries(void **state)
 {
 	struct himg a, b, c, d, e;
@@ -1461,6 +1494,7 @@ int main(void)
 		cmocka_unit_test(test_source_samplers),
 		cmocka_unit_test(test_addressing),
 		cmocka_unit_test(test_read_write),
+		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_queries),
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_cl12),
