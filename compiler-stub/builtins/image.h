@@ -148,8 +148,13 @@ static inline float4 img_read_f(global const struct img *d, int4 c)
 {
 	global const uchar *p = img_texel(d, c.x, c.y, c.z);
 
-	if (d->dtype == D_UNORM_INT8 && d->order == O_RGBA)
-		return convert_float4(*(global const uchar4 *)p) / 255.0f;
+	/* four channels only: a smaller texel may end the buffer */
+	if (d->dtype == D_UNORM_INT8 &&
+	    (d->order == O_RGBA || d->order == O_BGRA)) {
+		float4 v = convert_float4(*(global const uchar4 *)p) / 255.0f;
+
+		return d->order == O_RGBA ? v : v.zyxw;
+	}
 	if (d->dtype == D_FLOAT && d->order == O_RGBA)
 		return *(global const float4 *)p;
 	return __accelc_img_load_f(d, p);
@@ -164,6 +169,8 @@ static inline void img_write_f(global const struct img *d, int4 c,
 		*(global float4 *)p = v;
 	else if (d->dtype == D_UNORM_INT8 && d->order == O_RGBA)
 		*(global uchar4 *)p = convert_uchar4_sat_rte(v * 255.0f);
+	else if (d->dtype == D_UNORM_INT8 && d->order == O_BGRA)
+		*(global uchar4 *)p = convert_uchar4_sat_rte(v.zyxw * 255.0f);
 	else
 		__accelc_img_store_f(d, p, v);
 }
