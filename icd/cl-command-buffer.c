@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cl-image-transfer.h"
 #include "cl-mutable-dispatch.h"
 
 /* Queue properties an enqueue may use, and those it needs. */
@@ -393,7 +394,7 @@ static cl_int record_error(int e)
 
 static cl_int check_mem(cl_command_buffer_khr cb, cl_mem m)
 {
-	if (!icd_object_valid(m, ICD_MAGIC_MEM))
+	if (!icd_object_valid(m, ICD_MAGIC_MEM) || icd_mem_is_image(m))
 		return CL_INVALID_MEM_OBJECT;
 	if (m->ctx != cb->queue->ctx)
 		return CL_INVALID_CONTEXT;
@@ -485,8 +486,8 @@ cl_int CL_API_CALL icd_clCommandCopyBufferRectKHR(
 					  dst_slice_pitch, &c);
 	if (r == CL_SUCCESS) {
 		/* the list owns c from here, failure included */
-		e = accel_cmdlist_host_fn(cb->list, icd_copy_rect_run, c,
-					  icd_copy_rect_free, num_sync_points,
+		e = accel_cmdlist_host_fn(cb->list, icd_rect_run, c,
+					  icd_rect_free, num_sync_points,
 					  sync_points, &point);
 		if (e < 0)
 			r = record_error(e);
@@ -678,22 +679,36 @@ cl_int CL_API_CALL icd_clCommandSVMMemFillKHR(
 
 /* ---- images ------------------------------------------------------------ */
 
-/*
- * No device has images (CL_DEVICE_IMAGE_SUPPORT is false): after the
- * common checks, CL_INVALID_OPERATION, as the enqueue versions answer
- * (cl-unsupported.c).
- */
-static cl_int image_command(cl_command_buffer_khr cb, cl_command_queue q,
-			    const icd_command_properties_khr *props,
-			    ICD_CB_TAIL)
+/* An image of the command-buffer's context. */
+static cl_int check_image(cl_command_buffer_khr cb, cl_mem m)
 {
-	cl_int r;
+	if (!icd_object_valid(m, ICD_MAGIC_MEM) || !icd_mem_is_image(m))
+		return CL_INVALID_MEM_OBJECT;
+	if (m->ctx != cb->queue->ctx)
+		return CL_INVALID_CONTEXT;
+	return CL_SUCCESS;
+}
 
-	r = record_begin(cb, q, props, num_sync_points, sync_points,
-			 mutable_handle);
-	if (r != CL_SUCCESS)
-		return r;
-	return record_end(cb, CL_INVALID_OPERATION, 0, sync_point);
+/*
+ * Record a prepared image command @p c (the list owns it from here,
+ * failure included) after @p r, the checks' verdict.
+ */
+static cl_int image_record(cl_command_buffer_khr cb, cl_int r, void *c,
+			   int (*run)(void *), void (*free_fn)(void *),
+			   cl_uint num_sync_points,
+			   const cl_sync_point_khr *sync_points,
+			   cl_sync_point_khr *sync_point)
+{
+	uint32_t point = 0;
+	int e;
+
+	if (r == CL_SUCCESS) {
+		e = accel_cmdlist_host_fn(cb->list, run, c, free_fn,
+					  num_sync_points, sync_points, &point);
+		if (e < 0)
+			r = record_error(e);
+	}
+	return record_end(cb, r, point, sync_point);
 }
 
 cl_int CL_API_CALL icd_clCommandCopyBufferToImageKHR(
@@ -702,13 +717,22 @@ cl_int CL_API_CALL icd_clCommandCopyBufferToImageKHR(
 	size_t src_offset, const size_t *dst_origin, const size_t *region,
 	ICD_CB_TAIL)
 {
-	(void)src;
-	(void)image;
-	(void)src_offset;
-	(void)dst_origin;
-	(void)region;
-	return image_command(cb, q, props, num_sync_points, sync_points,
-			     sync_point, mutable_handle);
+	struct icd_rect_cmd *c = NULL;
+	cl_int r;
+
+	r = record_begin(cb, q, props, num_sync_points, sync_points,
+			 mutable_handle);
+	if (r != CL_SUCCESS)
+		return r;
+	r = check_mem(cb, src);
+	if (r == CL_SUCCESS)
+		r = check_image(cb, image);
+	if (r == CL_SUCCESS)
+		r = icd_image_buffer_prepare(cb->queue->dev, image, src,
+					     dst_origin, region, src_offset,
+					     false, &c);
+	return image_record(cb, r, c, icd_rect_run, icd_rect_free,
+			    num_sync_points, sync_points, sync_point);
 }
 
 cl_int CL_API_CALL icd_clCommandCopyImageKHR(
@@ -717,13 +741,21 @@ cl_int CL_API_CALL icd_clCommandCopyImageKHR(
 	const size_t *src_origin, const size_t *dst_origin,
 	const size_t *region, ICD_CB_TAIL)
 {
-	(void)src;
-	(void)dst;
-	(void)src_origin;
-	(void)dst_origin;
-	(void)region;
-	return image_command(cb, q, props, num_sync_points, sync_points,
-			     sync_point, mutable_handle);
+	struct icd_rect_cmd *c = NULL;
+	cl_int r;
+
+	r = record_begin(cb, q, props, num_sync_points, sync_points,
+			 mutable_handle);
+	if (r != CL_SUCCESS)
+		return r;
+	r = check_image(cb, src);
+	if (r == CL_SUCCESS)
+		r = check_image(cb, dst);
+	if (r == CL_SUCCESS)
+		r = icd_image_copy_prepare(cb->queue->dev, src, dst,
+					   src_origin, dst_origin, region, &c);
+	return image_record(cb, r, c, icd_rect_run, icd_rect_free,
+			    num_sync_points, sync_points, sync_point);
 }
 
 cl_int CL_API_CALL icd_clCommandCopyImageToBufferKHR(
@@ -732,13 +764,22 @@ cl_int CL_API_CALL icd_clCommandCopyImageToBufferKHR(
 	const size_t *src_origin, const size_t *region, size_t dst_offset,
 	ICD_CB_TAIL)
 {
-	(void)image;
-	(void)dst;
-	(void)src_origin;
-	(void)region;
-	(void)dst_offset;
-	return image_command(cb, q, props, num_sync_points, sync_points,
-			     sync_point, mutable_handle);
+	struct icd_rect_cmd *c = NULL;
+	cl_int r;
+
+	r = record_begin(cb, q, props, num_sync_points, sync_points,
+			 mutable_handle);
+	if (r != CL_SUCCESS)
+		return r;
+	r = check_image(cb, image);
+	if (r == CL_SUCCESS)
+		r = check_mem(cb, dst);
+	if (r == CL_SUCCESS)
+		r = icd_image_buffer_prepare(cb->queue->dev, image, dst,
+					     src_origin, region, dst_offset,
+					     true, &c);
+	return image_record(cb, r, c, icd_rect_run, icd_rect_free,
+			    num_sync_points, sync_points, sync_point);
 }
 
 cl_int CL_API_CALL icd_clCommandFillImageKHR(
@@ -747,10 +788,17 @@ cl_int CL_API_CALL icd_clCommandFillImageKHR(
 	const void *color, const size_t *origin, const size_t *region,
 	ICD_CB_TAIL)
 {
-	(void)image;
-	(void)color;
-	(void)origin;
-	(void)region;
-	return image_command(cb, q, props, num_sync_points, sync_points,
-			     sync_point, mutable_handle);
+	void *c = NULL;
+	cl_int r;
+
+	r = record_begin(cb, q, props, num_sync_points, sync_points,
+			 mutable_handle);
+	if (r != CL_SUCCESS)
+		return r;
+	r = check_image(cb, image);
+	if (r == CL_SUCCESS)
+		r = icd_image_fill_prepare(cb->queue->dev, image, color, origin,
+					   region, &c);
+	return image_record(cb, r, c, icd_image_fill_run, icd_image_fill_free,
+			    num_sync_points, sync_points, sync_point);
 }

@@ -210,18 +210,3 @@ cl_int CL_API_CALL clGetContextInfo(cl_context ctx, cl_context_info param,
 		return CL_INVALID_VALUE;
 	}
 }
-
-cl_int CL_API_CALL clGetSupportedImageFormats(cl_context ctx,
-					      cl_mem_flags flags _unused_,
-					      cl_mem_object_type type _unused_,
-					      cl_uint num_entries _unused_,
-					      cl_image_format *formats _unused_,
-					      cl_uint *num_formats)
-{
-	if (!icd_object_valid(ctx, ICD_MAGIC_CONTEXT))
-		return CL_INVALID_CONTEXT;
-	/* No device supports images: an empty list. */
-	if (num_formats)
-		*num_formats = 0;
-	return CL_SUCCESS;
-}

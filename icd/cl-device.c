@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Devices: libaccel devices that can run kernels, with their properties
- * translated into OpenCL's. Features libaccel lacks (images, SVM, pipes,
- * device-side enqueue, sub-groups) are reported absent, as OpenCL 3.0
- * allows.
+ * translated into OpenCL's. Features a device lacks (images, SVM,
+ * sub-groups) and those libaccel lacks (pipes, device-side enqueue) are
+ * reported absent, as OpenCL 3.0 allows.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +125,10 @@ int icd_device_init(cl_platform_id p, struct accel_device *dev,
 		icd_strcat(&d->extensions, " cl_intel_required_subgroup_size");
 	if (d->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_IL)
 		icd_strcat(&d->extensions, " cl_khr_il_program");
+	/* images (cl-image.c): from buffers, 3D writes, depth formats */
+	if (d->u64[ACCEL_DEVICE_U64_CAPS] & ACCEL_DEVICE_CAP_IMAGES)
+		icd_strcat(&d->extensions, " cl_khr_image2d_from_buffer"
+			   " cl_khr_3d_image_writes cl_khr_depth_images");
 	/* Semaphores and dma-buf import, where the device can (cl-sharing.c). */
 	icd_sharing_extensions(d, &d->extensions);
 	/* on libaccel's command lists (cl-command-buffer.c) */
@@ -225,7 +229,7 @@ static const char *const atomic_features[] = {
 static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 				     void *value, size_t *size_ret)
 {
-	cl_name_version nv[7 + ICD_ARRAY_SIZE(atomic_features)];
+	cl_name_version nv[10 + ICD_ARRAY_SIZE(atomic_features)];
 	size_t i, n = 0;
 
 	memset(nv, 0, sizeof(nv));
@@ -258,6 +262,15 @@ static cl_int info_opencl_c_features(cl_device_id d, size_t size,
 		/* sub_group_reduce_add() and friends: sub-group.cl */
 		if (d->u64[ACCEL_DEVICE_U64_SUB_GROUP_SIZE]) {
 			strcpy(nv[n].name, "__opencl_c_subgroups");
+			nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
+		}
+		/* read_image*() and friends: compiler-stub's image built-ins */
+		if (icd_device_has_images(d)) {
+			strcpy(nv[n].name, "__opencl_c_images");
+			nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
+			strcpy(nv[n].name, "__opencl_c_read_write_images");
+			nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
+			strcpy(nv[n].name, "__opencl_c_3d_image_writes");
 			nv[n++].version = CL_MAKE_VERSION(3, 0, 0);
 		}
 	}
@@ -482,8 +495,35 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 		/* the compiler's builtins/wg-collective.cl */
 		return BOOL(d->compiler);
 
-	/* optional OpenCL 2.x/3.0 features, all absent */
 	case CL_DEVICE_IMAGE_SUPPORT:
+		return BOOL(icd_device_has_images(d));
+	case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+		return UINT(U64(MAX_READ_IMAGE_ARGS));
+	case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+	case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+		/* read_write arguments count as written ones */
+		return UINT(U64(MAX_WRITE_IMAGE_ARGS));
+	case CL_DEVICE_MAX_SAMPLERS:
+		return UINT(U64(MAX_SAMPLERS));
+	case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+		return UINT(U64(IMAGE_PITCH_ALIGNMENT));
+	case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+		return UINT(U64(IMAGE_BASE_ADDRESS_ALIGNMENT));
+	case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+		return SIZE(U64(IMAGE2D_MAX_WIDTH));
+	case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+		return SIZE(U64(IMAGE2D_MAX_HEIGHT));
+	case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+		return SIZE(U64(IMAGE3D_MAX_WIDTH));
+	case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+		return SIZE(U64(IMAGE3D_MAX_HEIGHT));
+	case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+		return SIZE(U64(IMAGE3D_MAX_DEPTH));
+	case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+		return SIZE(U64(IMAGE_MAX_BUFFER_SIZE));
+	case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+		return SIZE(U64(IMAGE_MAX_ARRAY_SIZE));
+	/* optional OpenCL 2.x/3.0 features, absent */
 	case CL_DEVICE_PIPE_SUPPORT:
 		return BOOL(false);
 	case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
@@ -515,12 +555,6 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 			return CL_INVALID_VALUE;
 		return icd_info(size, value, size_ret, s, n * sizeof(*s));
 	}
-	case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-	case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-	case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-	case CL_DEVICE_MAX_SAMPLERS:
-	case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-	case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
 	case CL_DEVICE_MAX_PIPE_ARGS:
 	case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
 	case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
@@ -532,14 +566,6 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
 	case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
 		return UINT(0);
-	case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-	case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-	case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-	case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-	case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-	case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-	case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-		return SIZE(0);
 	case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
 	case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
 		/*

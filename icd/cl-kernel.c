@@ -236,19 +236,61 @@ static cl_int set_arg_error(int e, enum accel_kernel_arg_kind kind)
 	}
 }
 
+/* What a checked argument value names besides its bytes. */
+struct arg_value {
+	struct accel_buffer *buf; /* buffer arguments */
+	cl_mem image;             /* image arguments */
+	uint32_t sampler;         /* sampler arguments: ACCEL_SAMPLER_* */
+};
+
+/* The image type an image argument of @p desc takes. */
+static bool image_fits(const struct accel_kernel_arg_desc *desc, cl_mem m)
+{
+	bool depth = m->format.image_channel_order == CL_DEPTH;
+
+	return m->type == desc->image_type &&
+	       depth == !!(desc->image_access & ACCEL_KERNEL_ARG_IMAGE_DEPTH);
+}
+
+static cl_int image_arg_check(cl_kernel k, const struct icd_arg *arg,
+			      size_t size, const void *value,
+			      struct arg_value *v)
+{
+	uint32_t access = arg->desc.image_access &
+			  (ACCEL_IMAGE_ACCESS_READ | ACCEL_IMAGE_ACCESS_WRITE);
+	cl_mem m;
+
+	if (size != sizeof(cl_mem))
+		return CL_INVALID_ARG_SIZE;
+	if (!value)
+		return CL_INVALID_ARG_VALUE;
+	m = *(const cl_mem *)value;
+	if (!icd_object_valid(m, ICD_MAGIC_MEM) || m->ctx != k->prog->ctx ||
+	    !icd_mem_is_image(m) || !image_fits(&arg->desc, m))
+		return CL_INVALID_MEM_OBJECT;
+	/* read_only arguments take no write-only image, and the reverse */
+	if ((access == ACCEL_IMAGE_ACCESS_READ &&
+	     (m->flags & CL_MEM_WRITE_ONLY)) ||
+	    (access == ACCEL_IMAGE_ACCESS_WRITE &&
+	     (m->flags & CL_MEM_READ_ONLY)))
+		return CL_INVALID_ARG_VALUE;
+	v->image = m;
+	return CL_SUCCESS;
+}
+
 /*
  * clSetKernelArg()'s checks of @p size and @p value for argument @p index;
- * the buffer a buffer argument names in @p buf.
+ * what a buffer, image or sampler argument names in @p v.
  */
 static cl_int arg_check(cl_kernel k, cl_uint index, size_t size,
-			const void *value, struct accel_buffer **buf)
+			const void *value, struct arg_value *v)
 {
 	struct icd_arg *arg;
 
 	if (index >= k->n_args)
 		return CL_INVALID_ARG_INDEX;
 	arg = &k->args[index];
-	*buf = NULL;
+	memset(v, 0, sizeof(*v));
 	switch (arg->desc.kind) {
 	case ACCEL_KERNEL_ARG_LOCAL:
 		if (value)
@@ -264,19 +306,31 @@ static cl_int arg_check(cl_kernel k, cl_uint index, size_t size,
 		/* NULL (or a pointer to NULL) is a NULL buffer argument. */
 		if (m) {
 			if (!icd_object_valid(m, ICD_MAGIC_MEM) ||
-			    m->ctx != k->prog->ctx)
+			    m->ctx != k->prog->ctx || icd_mem_is_image(m))
 				return CL_INVALID_MEM_OBJECT;
-			*buf = m->buf;
+			v->buf = m->buf;
 		}
+		break;
+	}
+	case ACCEL_KERNEL_ARG_IMAGE:
+		return image_arg_check(k, arg, size, value, v);
+	case ACCEL_KERNEL_ARG_SAMPLER: {
+		cl_sampler s;
+
+		if (size != sizeof(cl_sampler))
+			return CL_INVALID_ARG_SIZE;
+		if (!value)
+			return CL_INVALID_ARG_VALUE;
+		s = *(const cl_sampler *)value;
+		if (!icd_object_valid(s, ICD_MAGIC_SAMPLER) ||
+		    s->ctx != k->prog->ctx)
+			return CL_INVALID_SAMPLER;
+		v->sampler = s->bits;
 		break;
 	}
 	default:
 		if (size != arg->desc.size)
 			return CL_INVALID_ARG_SIZE;
-		/* no cl_sampler exists: the device has no image support */
-		if (arg->desc.type_name &&
-		    !strcmp(arg->desc.type_name, "sampler_t"))
-			return CL_INVALID_SAMPLER;
 		if (!value)
 			return CL_INVALID_ARG_VALUE;
 		break;
@@ -287,49 +341,66 @@ static cl_int arg_check(cl_kernel k, cl_uint index, size_t size,
 /* Set a checked argument on one of the kernel's libaccel kernels. */
 static cl_int arg_set(const struct icd_arg *arg, struct accel_kernel *ak,
 		      cl_uint index, size_t size, const void *value,
-		      struct accel_buffer *buf)
+		      const struct arg_value *v)
 {
 	int e;
 
-	if (arg->desc.kind == ACCEL_KERNEL_ARG_LOCAL)
+	switch (arg->desc.kind) {
+	case ACCEL_KERNEL_ARG_LOCAL:
 		e = accel_kernel_set_arg_local(ak, index, size);
-	else if (arg->desc.kind == ACCEL_KERNEL_ARG_BUFFER)
-		e = accel_kernel_set_arg_buffer(ak, index, buf);
-	else
+		break;
+	case ACCEL_KERNEL_ARG_BUFFER:
+		e = accel_kernel_set_arg_buffer(ak, index, v->buf);
+		break;
+	case ACCEL_KERNEL_ARG_IMAGE:
+		e = accel_kernel_set_arg_image(ak, index, v->image->buf,
+					       &v->image->layout);
+		/* the image does not fit this kernel's device */
+		if (e == -EOPNOTSUPP || e == -E2BIG || e == -EINVAL)
+			return CL_INVALID_MEM_OBJECT;
+		break;
+	case ACCEL_KERNEL_ARG_SAMPLER:
+		e = accel_kernel_set_arg_sampler(ak, index, v->sampler);
+		if (e == -EINVAL)
+			return CL_INVALID_SAMPLER;
+		break;
+	default:
 		e = accel_kernel_set_arg_value(ak, index, size, value);
+		break;
+	}
 	return e < 0 ? set_arg_error(e, arg->desc.kind) : CL_SUCCESS;
 }
 
 cl_int icd_kernel_arg_apply(cl_kernel k, struct accel_kernel *ak,
 			    cl_uint index, size_t size, const void *value)
 {
-	struct accel_buffer *buf;
+	struct arg_value v;
 	cl_int r;
 
-	r = arg_check(k, index, size, value, &buf);
+	r = arg_check(k, index, size, value, &v);
 	if (r == CL_SUCCESS)
-		r = arg_set(&k->args[index], ak, index, size, value, buf);
+		r = arg_set(&k->args[index], ak, index, size, value, &v);
 	return r;
 }
 
 cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size,
 				  const void *value)
 {
-	struct accel_buffer *buf;
+	struct arg_value v;
 	struct icd_arg *arg;
 	cl_uint i;
 	cl_int r;
 
 	if (!icd_object_valid(k, ICD_MAGIC_KERNEL))
 		return CL_INVALID_KERNEL;
-	r = arg_check(k, index, size, value, &buf);
+	r = arg_check(k, index, size, value, &v);
 	if (r != CL_SUCCESS)
 		return r;
 	arg = &k->args[index];
 	for (i = 0; i < k->prog->n_devices; i++) {
 		if (!k->k[i])
 			continue;
-		r = arg_set(arg, k->k[i], index, size, value, buf);
+		r = arg_set(arg, k->k[i], index, size, value, &v);
 		if (r != CL_SUCCESS)
 			return r;
 	}
@@ -651,10 +722,20 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index,
 		}
 		return icd_info_uint(size, value, size_ret, q);
 	}
-	case CL_KERNEL_ARG_ACCESS_QUALIFIER:
-		/* images and pipes only */
-		return icd_info_uint(size, value, size_ret,
-				     CL_KERNEL_ARG_ACCESS_NONE);
+	case CL_KERNEL_ARG_ACCESS_QUALIFIER: {
+		/* images only (no pipes) */
+		cl_kernel_arg_access_qualifier q = CL_KERNEL_ARG_ACCESS_NONE;
+		uint32_t a = desc->image_access & (ACCEL_IMAGE_ACCESS_READ |
+						   ACCEL_IMAGE_ACCESS_WRITE);
+
+		if (desc->kind == ACCEL_KERNEL_ARG_IMAGE)
+			q = a == ACCEL_IMAGE_ACCESS_READ ?
+				    CL_KERNEL_ARG_ACCESS_READ_ONLY :
+			    a == ACCEL_IMAGE_ACCESS_WRITE ?
+				    CL_KERNEL_ARG_ACCESS_WRITE_ONLY :
+				    CL_KERNEL_ARG_ACCESS_READ_WRITE;
+		return icd_info_uint(size, value, size_ret, q);
+	}
 	case CL_KERNEL_ARG_TYPE_NAME:
 		return icd_info_string(size, value, size_ret, desc->type_name);
 	case CL_KERNEL_ARG_TYPE_QUALIFIER: {

@@ -28,7 +28,7 @@ static bool one_at_most(cl_mem_flags f)
 	return (f & (f - 1)) == 0;
 }
 
-static cl_int check_flags(cl_mem_flags flags)
+cl_int icd_mem_check_flags(cl_mem_flags flags)
 {
 	if (flags & ~(cl_mem_flags)ALL_FLAGS)
 		return CL_INVALID_VALUE;
@@ -40,7 +40,7 @@ static cl_int check_flags(cl_mem_flags flags)
 	return CL_SUCCESS;
 }
 
-static uint32_t accel_flags(cl_mem_flags flags)
+uint32_t icd_mem_accel_flags(cl_mem_flags flags)
 {
 	if (flags & CL_MEM_READ_ONLY)
 		return ACCEL_BUFFER_READ_ONLY;
@@ -49,7 +49,7 @@ static uint32_t accel_flags(cl_mem_flags flags)
 	return 0;
 }
 
-static cl_mem mem_alloc(cl_context ctx, cl_mem_flags flags, size_t size)
+cl_mem icd_mem_alloc(cl_context ctx, cl_mem_flags flags, size_t size)
 {
 	cl_mem m = calloc(1, sizeof(*m));
 
@@ -98,7 +98,7 @@ static cl_mem buffer_new(cl_context ctx, const cl_mem_properties *props,
 	if (r != CL_SUCCESS)
 		ICD_RETURN_ERR(err, r, NULL);
 	/* CL_MEM_FLAGS reports the flags as given, 0 included */
-	r = check_flags(flags);
+	r = icd_mem_check_flags(flags);
 	if (r != CL_SUCCESS)
 		ICD_RETURN_ERR(err, r, NULL);
 	dev = ctx->devices[0]->dev;
@@ -125,7 +125,7 @@ static cl_mem buffer_new(cl_context ctx, const cl_mem_properties *props,
 		}
 	}
 
-	m = mem_alloc(ctx, flags, size);
+	m = icd_mem_alloc(ctx, flags, size);
 	if (!m) {
 		accel_buffer_unref(external);
 		ICD_RETURN_ERR(err, CL_OUT_OF_HOST_MEMORY, NULL);
@@ -146,10 +146,12 @@ static cl_mem buffer_new(cl_context ctx, const cl_mem_properties *props,
 		e = 0;
 	} else if (flags & CL_MEM_USE_HOST_PTR) {
 		e = accel_buffer_new_user_ptr(dev, host_ptr, size,
-					      accel_flags(flags), &m->buf);
+					      icd_mem_accel_flags(flags),
+					      &m->buf);
 		m->host_ptr = host_ptr;
 	} else {
-		e = accel_buffer_new(dev, size, accel_flags(flags), &m->buf);
+		e = accel_buffer_new(dev, size, icd_mem_accel_flags(flags),
+				     &m->buf);
 	}
 	if (e < 0) {
 		icd_put(m);
@@ -192,11 +194,12 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags flags,
 	cl_int r;
 	int e;
 
-	if (!icd_object_valid(parent, ICD_MAGIC_MEM) || parent->parent)
+	if (!icd_object_valid(parent, ICD_MAGIC_MEM) || parent->parent ||
+	    icd_mem_is_image(parent))
 		ICD_RETURN_ERR(err, CL_INVALID_MEM_OBJECT, NULL);
 	pf = parent->flags;
 	/* host pointer flags cannot be given; both kinds of access inherit */
-	if ((flags & HOST_PTR_FLAGS) || check_flags(flags) != CL_SUCCESS)
+	if ((flags & HOST_PTR_FLAGS) || icd_mem_check_flags(flags) != CL_SUCCESS)
 		ICD_RETURN_ERR(err, CL_INVALID_VALUE, NULL);
 	if (((pf & CL_MEM_WRITE_ONLY) &&
 	     (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
@@ -226,11 +229,11 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags flags,
 		flags |= pf & HOST_FLAGS;
 	flags |= pf & HOST_PTR_FLAGS;
 
-	m = mem_alloc(parent->ctx, flags, region->size);
+	m = icd_mem_alloc(parent->ctx, flags, region->size);
 	if (!m)
 		ICD_RETURN_ERR(err, CL_OUT_OF_HOST_MEMORY, NULL);
 	e = accel_buffer_new_sub(parent->buf, region->origin, region->size,
-				 accel_flags(flags), &m->buf);
+				 icd_mem_accel_flags(flags), &m->buf);
 	if (e < 0) {
 		icd_put(m);
 		r = e == -ENOMEM ? CL_OUT_OF_HOST_MEMORY :
@@ -298,14 +301,21 @@ cl_int CL_API_CALL clSetMemObjectDestructorCallback(
 				 (void (*)(void))fn, user_data);
 }
 
+/* Images made from a buffer (or image) share its memory: follow them. */
 cl_mem icd_mem_root(cl_mem m)
 {
-	return m->parent ? m->parent : m;
+	while (m->parent)
+		m = m->parent;
+	return m;
 }
 
 size_t icd_mem_root_offset(cl_mem m)
 {
-	return m->parent ? m->offset : 0;
+	size_t off = 0;
+
+	for (; m->parent; m = m->parent)
+		off += m->offset;
+	return off;
 }
 
 cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param,

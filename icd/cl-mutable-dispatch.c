@@ -115,8 +115,37 @@ void icd_mutable_free_all(cl_command_buffer_khr cb)
 	cb->mutables = NULL;
 }
 
+/*
+ * An image argument's placeholder: one texel of the argument's type in a
+ * small buffer of @p dev (the kernel holds the buffer).
+ */
+static int image_placeholder(struct accel_device *dev, struct accel_kernel *ak,
+			     cl_uint i, const struct accel_kernel_arg_desc *d)
+{
+	bool depth = d->image_access & ACCEL_KERNEL_ARG_IMAGE_DEPTH;
+	struct accel_image_layout l = {
+		.struct_size = sizeof(l),
+		.type = d->image_type,
+		.channel_order = depth ? ACCEL_IMAGE_ORDER_DEPTH :
+					 ACCEL_IMAGE_ORDER_RGBA,
+		.channel_type = depth ? ACCEL_IMAGE_DATA_FLOAT :
+					ACCEL_IMAGE_DATA_UNORM_INT8,
+		.width = 1, .height = 1, .depth = 1, .array_size = 1,
+	};
+	struct accel_buffer *buf;
+	int e;
+
+	e = accel_buffer_new(dev, 64, 0, &buf);
+	if (e < 0)
+		return e;
+	e = accel_kernel_set_arg_image(ak, i, buf, &l);
+	accel_buffer_unref(buf);
+	return e;
+}
+
 /* Arguments never set get values a launch accepts; updates replace them. */
-static cl_int placeholders(cl_kernel k, struct accel_kernel *ak)
+static cl_int placeholders(cl_kernel k, struct accel_device *dev,
+			   struct accel_kernel *ak)
 {
 	static const uint8_t zeros[256];
 	cl_uint i;
@@ -131,6 +160,11 @@ static cl_int placeholders(cl_kernel k, struct accel_kernel *ak)
 			e = accel_kernel_set_arg_local(ak, i, 1);
 		} else if (d->kind == ACCEL_KERNEL_ARG_BUFFER) {
 			e = accel_kernel_set_arg_buffer(ak, i, NULL);
+		} else if (d->kind == ACCEL_KERNEL_ARG_IMAGE) {
+			e = image_placeholder(dev, ak, i, d);
+		} else if (d->kind == ACCEL_KERNEL_ARG_SAMPLER) {
+			e = accel_kernel_set_arg_sampler(
+				ak, i, ACCEL_SAMPLER_FILTER_NEAREST);
 		} else if (d->size <= sizeof(zeros)) {
 			e = accel_kernel_set_arg_value(ak, i, d->size, zeros);
 		} else {
@@ -195,7 +229,8 @@ cl_int icd_mutable_record(cl_command_buffer_khr cb,
 	}
 	if (n_unset) {
 		e = accel_kernel_clone(ak, &clone);
-		r = e < 0 ? icd_error(e) : placeholders(k, clone);
+		r = e < 0 ? icd_error(e) :
+			    placeholders(k, cb->queue->dev->dev, clone);
 		if (r != CL_SUCCESS) {
 			accel_kernel_unref(clone);
 			mutable_free(m);

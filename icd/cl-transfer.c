@@ -9,8 +9,8 @@
 
 #include "icd.h"
 
-/* Queue and memory object belong together: the common checks. */
-static cl_int check_queue_mem(cl_command_queue q, cl_mem m)
+/* Queue and memory object (of any type) belong together. */
+static cl_int check_queue_any(cl_command_queue q, cl_mem m)
 {
 	if (!icd_object_valid(q, ICD_MAGIC_QUEUE))
 		return CL_INVALID_COMMAND_QUEUE;
@@ -21,17 +21,27 @@ static cl_int check_queue_mem(cl_command_queue q, cl_mem m)
 	return CL_SUCCESS;
 }
 
+/* The same for buffer commands: an image is no buffer. */
+static cl_int check_queue_mem(cl_command_queue q, cl_mem m)
+{
+	cl_int r = check_queue_any(q, m);
+
+	if (r == CL_SUCCESS && icd_mem_is_image(m))
+		r = CL_INVALID_MEM_OBJECT;
+	return r;
+}
+
 static bool range_ok(cl_mem m, size_t offset, size_t size)
 {
 	return size && offset <= m->size && size <= m->size - offset;
 }
 
-static bool host_may_read(cl_mem m)
+bool icd_host_may_read(cl_mem m)
 {
 	return !(m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
 }
 
-static bool host_may_write(cl_mem m)
+bool icd_host_may_write(cl_mem m)
 {
 	return !(m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
 }
@@ -76,7 +86,7 @@ static cl_int enqueue_rw(cl_command_queue q, cl_mem m, bool write,
 	r = icd_wait_init(q, n, list, &w);
 	if (r != CL_SUCCESS)
 		return r;
-	if (write ? !host_may_write(m) : !host_may_read(m)) {
+	if (write ? !icd_host_may_write(m) : !icd_host_may_read(m)) {
 		icd_wait_fini(&w);
 		return CL_INVALID_OPERATION;
 	}
@@ -191,11 +201,10 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m,
 #define MAP_FLAGS                                                              \
 	(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)
 
-void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m,
-				     cl_bool blocking, cl_map_flags flags,
-				     size_t offset, size_t size, cl_uint n,
-				     const cl_event *list, cl_event *event,
-				     cl_int *err)
+void *icd_mem_map(cl_command_queue q, cl_mem m, cl_bool blocking,
+		  cl_map_flags flags, size_t offset, size_t size, cl_uint n,
+		  const cl_event *list, cl_event *event, cl_command_type type,
+		  cl_int *err)
 {
 	struct accel_fence *fence = NULL;
 	struct icd_mapping *map;
@@ -205,19 +214,16 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m,
 	cl_int r;
 	int e;
 
-	r = check_queue_mem(q, m);
-	if (r != CL_SUCCESS)
-		ICD_RETURN_ERR(err, r, NULL);
-	if (!range_ok(m, offset, size) || (flags & ~(cl_map_flags)MAP_FLAGS) ||
+	if ((flags & ~(cl_map_flags)MAP_FLAGS) ||
 	    ((flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
 	     (flags & (CL_MAP_READ | CL_MAP_WRITE))))
 		ICD_RETURN_ERR(err, CL_INVALID_VALUE, NULL);
 	r = icd_wait_init(q, n, list, &w);
 	if (r != CL_SUCCESS)
 		ICD_RETURN_ERR(err, r, NULL);
-	if (((flags & CL_MAP_READ) && !host_may_read(m)) ||
+	if (((flags & CL_MAP_READ) && !icd_host_may_read(m)) ||
 	    ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-	     !host_may_write(m))) {
+	     !icd_host_may_write(m))) {
 		icd_wait_fini(&w);
 		ICD_RETURN_ERR(err, CL_INVALID_OPERATION, NULL);
 	}
@@ -261,7 +267,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m,
 	m->map_count++;
 	pthread_mutex_unlock(&m->lock);
 
-	r = icd_enqueue_done(q, CL_COMMAND_MAP_BUFFER, fence, blocking, event);
+	r = icd_enqueue_done(q, type, fence, blocking, event);
 	if (r != CL_SUCCESS) {
 		/* No pointer reaches the caller: nothing will unmap it. */
 		struct icd_mapping **pp;
@@ -279,6 +285,23 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m,
 		ICD_RETURN_ERR(err, r, NULL);
 	}
 	ICD_RETURN_ERR(err, CL_SUCCESS, ptr);
+}
+
+void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m,
+				     cl_bool blocking, cl_map_flags flags,
+				     size_t offset, size_t size, cl_uint n,
+				     const cl_event *list, cl_event *event,
+				     cl_int *err)
+{
+	cl_int r;
+
+	r = check_queue_mem(q, m);
+	if (r != CL_SUCCESS)
+		ICD_RETURN_ERR(err, r, NULL);
+	if (!range_ok(m, offset, size))
+		ICD_RETURN_ERR(err, CL_INVALID_VALUE, NULL);
+	return icd_mem_map(q, m, blocking, flags, offset, size, n, list, event,
+			   CL_COMMAND_MAP_BUFFER, err);
 }
 
 struct unmap_data {
@@ -313,7 +336,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m,
 	cl_int r;
 	int e;
 
-	r = check_queue_mem(q, m);
+	r = check_queue_any(q, m);
 	if (r != CL_SUCCESS)
 		return r;
 	r = icd_wait_init(q, n, list, &w);
@@ -354,23 +377,16 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m,
 
 /* ---- rectangular transfers ----------------------------------------------- */
 
-struct rect {
-	size_t origin[3];
-	size_t row_pitch;
-	size_t slice_pitch;
-};
-
 /*
- * Default and check the pitches; the byte span [start, end) the rectangle
- * touches. Origins, region and pitches are the caller's: every product and
- * sum is checked, as a wrapped end would pass the bounds check and send
- * rect_run() to wild addresses.
+ * clEnqueue*BufferRect's pitches: default them, check them (the slice
+ * pitch a multiple of the row pitch) and the byte span [start, end) the
+ * rectangle touches.
  */
-static bool rect_setup(struct rect *r, const size_t *origin,
+static bool rect_setup(struct icd_rect *r, const size_t *origin,
 		       const size_t *region, size_t row_pitch,
 		       size_t slice_pitch, size_t *start, size_t *end)
 {
-	size_t plane, s, e, t;
+	size_t plane;
 
 	if (!origin)
 		return false;
@@ -384,117 +400,15 @@ static bool rect_setup(struct rect *r, const size_t *origin,
 		slice_pitch = plane;
 	else if (slice_pitch < plane || slice_pitch % row_pitch)
 		return false;
-	/* start = origin[2] * slice + origin[1] * row + origin[0] */
-	if (__builtin_mul_overflow(origin[2], slice_pitch, &s) ||
-	    __builtin_mul_overflow(origin[1], row_pitch, &t) ||
-	    __builtin_add_overflow(s, t, &s) ||
-	    __builtin_add_overflow(s, origin[0], &s))
-		return false;
-	/* end = start + (region[2] - 1) * slice + (region[1] - 1) * row
-	 *       + region[0] */
-	if (__builtin_mul_overflow(region[2] - 1, slice_pitch, &e) ||
-	    __builtin_mul_overflow(region[1] - 1, row_pitch, &t) ||
-	    __builtin_add_overflow(e, t, &e) ||
-	    __builtin_add_overflow(e, region[0], &e) ||
-	    __builtin_add_overflow(e, s, &e))
-		return false;
 	memcpy(r->origin, origin, sizeof(r->origin));
 	r->row_pitch = row_pitch;
 	r->slice_pitch = slice_pitch;
-	*start = s;
-	*end = e;
-	return true;
-}
-
-static size_t rect_offset(const struct rect *r, size_t y, size_t z)
-{
-	return (r->origin[2] + z) * r->slice_pitch +
-	       (r->origin[1] + y) * r->row_pitch + r->origin[0];
-}
-
-struct rect_cmd {
-	struct accel_buffer *src_buf, *dst_buf; /* NULL: host memory */
-	char *src_host, *dst_host;
-	size_t src_start, src_end, dst_start, dst_end;
-	struct rect src, dst;
-	size_t region[3];
-};
-
-static int rect_run(void *p)
-{
-	struct rect_cmd *c = p;
-	char *src = c->src_host, *dst = c->dst_host;
-	void *smap = NULL, *dmap = NULL;
-	size_t y, z;
-	int r = 0;
-
-	if (c->src_buf) {
-		r = accel_buffer_map(c->src_buf, c->src_start,
-				     c->src_end - c->src_start, ACCEL_MAP_READ,
-				     &smap);
-		if (r < 0)
-			return r;
-		src = (char *)smap - c->src_start;
-	}
-	if (c->dst_buf) {
-		r = accel_buffer_map(c->dst_buf, c->dst_start,
-				     c->dst_end - c->dst_start, ACCEL_MAP_WRITE,
-				     &dmap);
-		if (r < 0)
-			goto out;
-		dst = (char *)dmap - c->dst_start;
-	}
-	for (z = 0; z < c->region[2]; z++)
-		for (y = 0; y < c->region[1]; y++)
-			memmove(dst + rect_offset(&c->dst, y, z),
-				src + rect_offset(&c->src, y, z),
-				c->region[0]);
-out:
-	if (dmap)
-		accel_buffer_unmap(c->dst_buf, dmap);
-	if (smap)
-		accel_buffer_unmap(c->src_buf, smap);
-	return r;
-}
-
-static void rect_free(void *p)
-{
-	struct rect_cmd *c = p;
-
-	accel_buffer_unref(c->src_buf);
-	accel_buffer_unref(c->dst_buf);
-	free(c);
+	return icd_rect_span(r, region, start, end);
 }
 
 static bool region_ok(const size_t *region)
 {
 	return region && region[0] && region[1] && region[2];
-}
-
-/* Submit a prepared rectangle command (consumes @p c). */
-static cl_int rect_submit(cl_command_queue q, struct rect_cmd *c,
-			  cl_command_type type, cl_bool blocking, cl_uint n,
-			  const cl_event *list, cl_event *event)
-{
-	struct accel_fence *fence = NULL;
-	struct icd_wait w;
-	cl_int r;
-	int e;
-
-	/* The command keeps the buffers until it ran. */
-	c->src_buf = accel_buffer_ref(c->src_buf);
-	c->dst_buf = accel_buffer_ref(c->dst_buf);
-	r = icd_wait_init(q, n, list, &w);
-	if (r != CL_SUCCESS) {
-		rect_free(c);
-		return r;
-	}
-	e = accel_queue_host_fn(q->q, rect_run, c, rect_free, w.n, w.fences,
-				&fence);
-	icd_wait_fini(&w);
-	if (e < 0)
-		return icd_error(e);
-	return icd_enqueue_done(q, type, fence, blocking, event);
 }
 
 static cl_int rect_transfer(cl_command_queue q, cl_mem m, bool read,
@@ -505,8 +419,8 @@ static cl_int rect_transfer(cl_command_queue q, cl_mem m, bool read,
 			    void *ptr, cl_uint n, const cl_event *list,
 			    cl_event *event)
 {
-	struct rect_cmd *c;
-	struct rect *brect, *hrect;
+	struct icd_rect_cmd *c;
+	struct icd_rect *brect, *hrect;
 	size_t bs, be, hs, he;
 	cl_int r;
 
@@ -528,23 +442,23 @@ static cl_int rect_transfer(cl_command_queue q, cl_mem m, bool read,
 		free(c);
 		return CL_INVALID_VALUE;
 	}
-	if (read ? !host_may_read(m) : !host_may_write(m)) {
+	if (read ? !icd_host_may_read(m) : !icd_host_may_write(m)) {
 		free(c);
 		return CL_INVALID_OPERATION;
 	}
 	memcpy(c->region, region, sizeof(c->region));
 	if (read) {
-		c->src_buf = m->buf;
+		c->src_buf = accel_buffer_ref(m->buf);
 		c->src_start = bs;
 		c->src_end = be;
 		c->dst_host = ptr;
 	} else {
-		c->dst_buf = m->buf;
+		c->dst_buf = accel_buffer_ref(m->buf);
 		c->dst_start = bs;
 		c->dst_end = be;
 		c->src_host = ptr;
 	}
-	return rect_submit(q, c, read ? CL_COMMAND_READ_BUFFER_RECT :
+	return icd_rect_submit(q, c, read ? CL_COMMAND_READ_BUFFER_RECT :
 					CL_COMMAND_WRITE_BUFFER_RECT,
 			   blocking, n, list, event);
 }
@@ -577,40 +491,13 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(
 			     list, event);
 }
 
-/* Do two rectangles of one buffer share a byte? */
-static bool rect_overlap(const struct rect_cmd *c)
-{
-	size_t z, y, z2, y2, rows;
-
-	if (c->src_end <= c->dst_start || c->dst_end <= c->src_start)
-		return false;
-	/* Rows are short lists; compare them pairwise, bounded. */
-	if (__builtin_mul_overflow(c->region[1], c->region[2], &rows) ||
-	    rows > 4096)
-		return true;
-	for (z = 0; z < c->region[2]; z++)
-		for (y = 0; y < c->region[1]; y++) {
-			size_t a = rect_offset(&c->src, y, z);
-
-			for (z2 = 0; z2 < c->region[2]; z2++)
-				for (y2 = 0; y2 < c->region[1]; y2++) {
-					size_t b = rect_offset(&c->dst, y2, z2);
-
-					if (a < b + c->region[0] &&
-					    b < a + c->region[0])
-						return true;
-				}
-		}
-	return false;
-}
-
 cl_int icd_copy_rect_prepare(cl_mem src, cl_mem dst, const size_t *src_origin,
 			     const size_t *dst_origin, const size_t *region,
 			     size_t src_row_pitch, size_t src_slice_pitch,
 			     size_t dst_row_pitch, size_t dst_slice_pitch,
 			     void **ret)
 {
-	struct rect_cmd *c;
+	struct icd_rect_cmd *c;
 
 	if (!region_ok(region))
 		return CL_INVALID_VALUE;
@@ -633,7 +520,7 @@ cl_int icd_copy_rect_prepare(cl_mem src, cl_mem dst, const size_t *src_origin,
 	}
 	memcpy(c->region, region, sizeof(c->region));
 	if (icd_mem_root(src) == icd_mem_root(dst)) {
-		struct rect_cmd abs = *c;
+		struct icd_rect_cmd abs = *c;
 
 		abs.src_start += icd_mem_root_offset(src);
 		abs.src_end += icd_mem_root_offset(src);
@@ -641,7 +528,7 @@ cl_int icd_copy_rect_prepare(cl_mem src, cl_mem dst, const size_t *src_origin,
 		abs.dst_end += icd_mem_root_offset(dst);
 		abs.src.origin[0] += icd_mem_root_offset(src);
 		abs.dst.origin[0] += icd_mem_root_offset(dst);
-		if (rect_overlap(&abs)) {
+		if (icd_rect_overlap(&abs)) {
 			free(c);
 			return CL_MEM_COPY_OVERLAP;
 		}
@@ -651,16 +538,6 @@ cl_int icd_copy_rect_prepare(cl_mem src, cl_mem dst, const size_t *src_origin,
 	c->dst_buf = accel_buffer_ref(dst->buf);
 	*ret = c;
 	return CL_SUCCESS;
-}
-
-int icd_copy_rect_run(void *c)
-{
-	return rect_run(c);
-}
-
-void icd_copy_rect_free(void *c)
-{
-	rect_free(c);
 }
 
 cl_int CL_API_CALL clEnqueueCopyBufferRect(
@@ -687,11 +564,11 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
 		return r;
 	r = icd_wait_init(q, n, list, &w);
 	if (r != CL_SUCCESS) {
-		rect_free(c);
+		icd_rect_free(c);
 		return r;
 	}
-	e = accel_queue_host_fn(q->q, rect_run, c, rect_free, w.n, w.fences,
-				&fence);
+	e = accel_queue_host_fn(q->q, icd_rect_run, c, icd_rect_free, w.n,
+				w.fences, &fence);
 	icd_wait_fini(&w);
 	if (e < 0)
 		return icd_error(e);
@@ -719,7 +596,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(
 			CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
 		return CL_INVALID_VALUE;
 	for (i = 0; i < num_mems; i++) {
-		r = check_queue_mem(q, mems[i]);
+		r = check_queue_any(q, mems[i]);
 		if (r != CL_SUCCESS)
 			return r;
 	}

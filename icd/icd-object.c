@@ -52,6 +52,9 @@ static void object_free(struct icd_object *o)
 	case ICD_MAGIC_EVENT:
 		icd_event_free((cl_event)o);
 		break;
+	case ICD_MAGIC_SAMPLER:
+		icd_sampler_free((cl_sampler)o);
+		break;
 	default:
 		/* platform and devices live as long as the process */
 		break;

@@ -76,6 +76,7 @@ enum icd_magic {
 	ICD_MAGIC_PROGRAM = 0x41505247,
 	ICD_MAGIC_KERNEL = 0x414b524e,
 	ICD_MAGIC_EVENT = 0x41455654,
+	ICD_MAGIC_SAMPLER = 0x4153504c,
 };
 
 /*
@@ -186,6 +187,29 @@ struct _cl_mem {
 	struct icd_mapping *maps;
 	cl_uint map_count;
 	struct icd_callback *destructors; /* newest first */
+	/*
+	 * Images (type CL_MEM_OBJECT_IMAGE*): buf seen through a resolved
+	 * layout; parent is the buffer or image it was made from, if any.
+	 */
+	struct accel_image_layout layout;
+	cl_image_format format;
+	size_t texel_size;
+};
+
+static inline bool icd_mem_is_image(cl_mem m)
+{
+	return m->type != CL_MEM_OBJECT_BUFFER;
+}
+
+struct _cl_sampler {
+	struct icd_object obj;
+	cl_context ctx;
+	cl_bool normalized;
+	cl_addressing_mode addressing;
+	cl_filter_mode filter;
+	uint32_t bits; /* ACCEL_SAMPLER_* */
+	cl_sampler_properties *props; /* as given, with the final 0 */
+	size_t n_props;
 };
 
 /* One device's build of a program. */
@@ -355,27 +379,85 @@ void icd_queue_free(cl_command_queue q);
 /* ---- cl-mem.c ----------------------------------------------------------- */
 
 void icd_mem_free(cl_mem m);
+/* A buffer object of @p size bytes, no memory yet (refs and holds 1). */
+cl_mem icd_mem_alloc(cl_context ctx, cl_mem_flags flags, size_t size);
+/* CL_INVALID_VALUE for unknown or contradicting cl_mem_flags. */
+cl_int icd_mem_check_flags(cl_mem_flags flags);
+/* The ACCEL_BUFFER_* access flags of @p flags. */
+uint32_t icd_mem_accel_flags(cl_mem_flags flags);
 /* The buffer's offset in its root buffer (for overlap checks). */
 size_t icd_mem_root_offset(cl_mem m);
 cl_mem icd_mem_root(cl_mem m);
+
+/* ---- icd-rect.c --------------------------------------------------------- */
+
+/*
+ * A box of bytes: row y of slice z starts at
+ * (origin[2] + z) * slice_pitch + (origin[1] + y) * row_pitch + origin[0].
+ */
+struct icd_rect {
+	size_t origin[3];
+	size_t row_pitch;
+	size_t slice_pitch;
+};
+
+/* The bytes [start, end) @p region touches; false on overflow or a 0. */
+bool icd_rect_span(const struct icd_rect *r, const size_t *region,
+		   size_t *start, size_t *end);
+size_t icd_rect_offset(const struct icd_rect *r, size_t y, size_t z);
+
+/* A box copy between buffers and host memory, as a host function. */
+struct icd_rect_cmd {
+	struct accel_buffer *src_buf, *dst_buf; /* held; NULL: host memory */
+	char *src_host, *dst_host;
+	size_t src_start, src_end, dst_start, dst_end;
+	struct icd_rect src, dst;
+	size_t region[3]; /* bytes per row, rows, slices */
+};
+
+int icd_rect_run(void *c);
+/* Drops the buffers and frees @p c. */
+void icd_rect_free(void *c);
+/* Do source and destination (offsets in one buffer) share a byte? */
+bool icd_rect_overlap(const struct icd_rect_cmd *c);
+/* Run @p c as a command of @p q (consumes @p c). */
+cl_int icd_rect_submit(cl_command_queue q, struct icd_rect_cmd *c,
+		       cl_command_type type, cl_bool blocking, cl_uint n,
+		       const cl_event *list, cl_event *event);
 
 /* ---- cl-transfer.c ------------------------------------------------------ */
 
 /*
  * clEnqueueCopyBufferRect's checks of the rectangles (the objects and
  * their context are the caller's to check) and the copy as a host
- * function's data, run by icd_copy_rect_run() as often as wanted and freed
- * by icd_copy_rect_free(); it holds the buffers.
+ * function's data, run by icd_rect_run() as often as wanted and freed
+ * by icd_rect_free(); it holds the buffers.
  */
 cl_int icd_copy_rect_prepare(cl_mem src, cl_mem dst, const size_t *src_origin,
 			     const size_t *dst_origin, const size_t *region,
 			     size_t src_row_pitch, size_t src_slice_pitch,
 			     size_t dst_row_pitch, size_t dst_slice_pitch,
 			     void **ret);
-int icd_copy_rect_run(void *c);
-void icd_copy_rect_free(void *c);
 /* Errors of submitting a buffer command, as CL codes. */
 cl_int icd_buffer_submit_error(int e);
+/*
+ * Map @p size bytes at @p offset of @p m (checked by the caller) for the
+ * host: clEnqueueMapBuffer's checks of the flags and wait list, the
+ * mapping recorded for clEnqueueUnmapMemObject.
+ */
+void *icd_mem_map(cl_command_queue q, cl_mem m, cl_bool blocking,
+		  cl_map_flags flags, size_t offset, size_t size, cl_uint n,
+		  const cl_event *list, cl_event *event, cl_command_type type,
+		  cl_int *err);
+bool icd_host_may_read(cl_mem m);
+bool icd_host_may_write(cl_mem m);
+
+/* ---- cl-image.c / cl-sampler.c ------------------------------------------ */
+
+/* Does a device of @p ctx have images? */
+bool icd_context_has_images(cl_context ctx);
+bool icd_device_has_images(cl_device_id d);
+void icd_sampler_free(cl_sampler s);
 
 /* ---- cl-program.c / cl-kernel.c ------------------------------------- */
 
