@@ -404,7 +404,8 @@ static cl_mem image_new(cl_context ctx, const cl_mem_properties *props,
 					     CL_MEM_OBJECT_ALLOCATION_FAILURE,
 			       NULL);
 	}
-	if (flags & CL_MEM_COPY_HOST_PTR) {
+	/* (an image of another object inherits the flag, not the copy) */
+	if (!mo && (flags & CL_MEM_COPY_HOST_PTR)) {
 		hrow = desc->image_row_pitch ? desc->image_row_pitch :
 					       l.width * ts;
 		hslice = desc->image_slice_pitch;

@@ -319,9 +319,7 @@ static cl_int arg_check(cl_kernel k, cl_uint index, size_t size,
 
 		if (size != sizeof(cl_sampler))
 			return CL_INVALID_ARG_SIZE;
-		if (!value)
-			return CL_INVALID_ARG_VALUE;
-		s = *(const cl_sampler *)value;
+		s = value ? *(const cl_sampler *)value : NULL;
 		if (!icd_object_valid(s, ICD_MAGIC_SAMPLER) ||
 		    s->ctx != k->prog->ctx)
 			return CL_INVALID_SAMPLER;
@@ -331,6 +329,10 @@ static cl_int arg_check(cl_kernel k, cl_uint index, size_t size,
 	default:
 		if (size != arg->desc.size)
 			return CL_INVALID_ARG_SIZE;
+		/* a program from a binary without sampler arguments' kind */
+		if (arg->desc.type_name &&
+		    !strcmp(arg->desc.type_name, "sampler_t"))
+			return CL_INVALID_SAMPLER;
 		if (!value)
 			return CL_INVALID_ARG_VALUE;
 		break;
