@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "icd-test.h"
+#include "icd-command-buffer.h"
 
 #define RGBA8 { CL_RGBA, CL_UNORM_INT8 }
 
@@ -1232,6 +1232,122 @@ static void test_kernels(void **state)
 	CL_OK(clReleaseProgram(p));
 }
 
+/* cl_khr_command_buffer_mutable_dispatch 0.9.5's config (no type, next) */
+struct mutable_config {
+	cl_mutable_command_khr command;
+	cl_uint num_args;
+	cl_uint num_svm_args;
+	cl_uint num_exec_infos;
+	cl_uint work_dim;
+	const cl_mutable_dispatch_arg_khr *arg_list;
+	const cl_mutable_dispatch_arg_khr *arg_svm_list;
+	const cl_mutable_dispatch_exec_info_khr *exec_info_list;
+	const size_t *global_work_offset;
+	const size_t *global_work_size;
+	const size_t *local_work_size;
+};
+
+/*
+ * Image and sampler arguments of a mutable command: unset at recording
+ * (placeholders), set and changed by updates, checked as clSetKernelArg.
+ */
+static void test_mutable_dispatch(void **state)
+{
+	static const char src[] =
+		"kernel void cp(read_only image2d_t in, sampler_t s,\n"
+		"		write_only image2d_t out)\n"
+		"{\n"
+		"	int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+		"	write_imageui(out, p, read_imageui(in, s, p));\n"
+		"}\n";
+	struct icd_env *env = *state;
+	cl_image_format f = { CL_RGBA, CL_UNSIGNED_INT8 };
+	cl_command_buffer_properties_khr props[] = {
+		CL_COMMAND_BUFFER_FLAGS_KHR, CL_COMMAND_BUFFER_MUTABLE_KHR, 0
+	};
+	size_t g[2] = { 4, 2 }, o[3] = { 0, 0, 0 }, r[3] = { 4, 2, 1 };
+	uint32_t in1[8], in2[8], out[8];
+	cl_mutable_dispatch_arg_khr args[3];
+	struct mutable_config c = { 0 };
+	const void *configs[1] = { &c };
+	cl_uint type = 0, i;
+	struct icd_cb_fns cb;
+	cl_mutable_command_khr h = NULL;
+	cl_command_buffer_khr b;
+	cl_mem a1, a2, dst, buf;
+	cl_sampler s;
+	cl_program p;
+	cl_kernel k;
+	cl_int err;
+
+	need_images(env);
+	if (!icd_test_have_compiler(env))
+		skip();
+	icd_cb_load(env->platform, &cb);
+	for (i = 0; i < 8; i++) {
+		in1[i] = i * 0x01010101u;
+		in2[i] = (100 + i) * 0x01010101u;
+	}
+	a1 = clCreateImage2D(env->ctx, CL_MEM_COPY_HOST_PTR, &f, 4, 2, 0, in1,
+			     &err);
+	CL_OK(err);
+	a2 = clCreateImage2D(env->ctx, CL_MEM_COPY_HOST_PTR, &f, 4, 2, 0, in2,
+			     &err);
+	CL_OK(err);
+	dst = clCreateImage2D(env->ctx, 0, &f, 4, 2, 0, NULL, &err);
+	CL_OK(err);
+	buf = clCreateBuffer(env->ctx, 0, 64, NULL, &err);
+	CL_OK(err);
+	s = clCreateSampler(env->ctx, CL_FALSE, CL_ADDRESS_NONE,
+			    CL_FILTER_NEAREST, &err);
+	CL_OK(err);
+	p = icd_test_build(env, src, NULL);
+	k = clCreateKernel(p, "cp", &err);
+	CL_OK(err);
+	b = cb.create(1, &env->queue, props, &err);
+	CL_OK(err);
+	CL_OK(cb.ndrange(b, NULL, NULL, k, 2, NULL, g, NULL, 0, NULL, NULL,
+			 &h));
+	CL_OK(cb.finalize(b));
+
+	args[0] = (cl_mutable_dispatch_arg_khr){ 0, sizeof(cl_mem), &a1 };
+	args[1] = (cl_mutable_dispatch_arg_khr){ 1, sizeof(cl_sampler), &s };
+	args[2] = (cl_mutable_dispatch_arg_khr){ 2, sizeof(cl_mem), &dst };
+	c.command = h;
+	c.num_args = 3;
+	c.arg_list = args;
+	/* a buffer for an image, an image for the sampler: nothing changes */
+	args[0].arg_value = &buf;
+	assert_int_equal(cb.update(b, 1, &type, configs),
+			 CL_INVALID_MEM_OBJECT);
+	args[0].arg_value = &a1;
+	args[1].arg_value = &a2;
+	assert_int_equal(cb.update(b, 1, &type, configs), CL_INVALID_SAMPLER);
+	args[1].arg_value = &s;
+	CL_OK(cb.update(b, 1, &type, configs));
+	CL_OK(cb.enqueue(0, NULL, b, 0, NULL, NULL));
+	CL_OK(clEnqueueReadImage(env->queue, dst, CL_TRUE, o, r, 0, 0, out, 0,
+				 NULL, NULL));
+	assert_memory_equal(out, in1, sizeof(out));
+	/* another input image */
+	c.num_args = 1;
+	args[0].arg_value = &a2;
+	CL_OK(cb.update(b, 1, &type, configs));
+	CL_OK(cb.enqueue(0, NULL, b, 0, NULL, NULL));
+	CL_OK(clEnqueueReadImage(env->queue, dst, CL_TRUE, o, r, 0, 0, out, 0,
+				 NULL, NULL));
+	assert_memory_equal(out, in2, sizeof(out));
+
+	CL_OK(cb.release(b));
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseProgram(p));
+	CL_OK(clReleaseSampler(s));
+	CL_OK(clReleaseMemObject(buf));
+	CL_OK(clReleaseMemObject(dst));
+	CL_OK(clReleaseMemObject(a2));
+	CL_OK(clReleaseMemObject(a1));
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, icd_env_setup, icd_env_teardown)
@@ -1249,6 +1365,7 @@ int main(void)
 		T(test_samplers),
 		T(test_command_buffer),
 		T(test_kernels),
+		T(test_mutable_dispatch),
 	};
 #undef T
 
