@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """A real OpenCL client against the libaccel ICD: pyopencl (Debian's
 python3-pyopencl) doing array arithmetic, reductions and a hand-written
-kernel, on buffers and on fine-grain SVM, through the ICD loader. Exits 77 when pyopencl is missing.
+kernel, on buffers and on fine-grain SVM, and a kernel sampling an image
+with linear filtering, through the ICD loader. Exits 77 when pyopencl is missing.
 
 pyopencl keeps built programs as binaries in its cache; the script points
 the cache at a fresh directory and builds twice, so the second build goes
@@ -38,6 +39,38 @@ kernel void saxpy(float a, global const float *x, global float *y)
     y[i] = a * x[i] + y[i];
 }
 """
+
+# half-way between texels: linear filtering averages neighbours
+IMAGE_SRC = """
+kernel void half_step(read_only image2d_t in, sampler_t s,
+                      write_only image2d_t out)
+{
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    float2 c = (float2)(p.x + 1.0f, p.y + 0.5f);
+    write_imagef(out, p, read_imagef(in, s, c));
+}
+"""
+
+
+def run_images(ctx, q):
+    w, h = 16, 8
+    src = np.zeros((h, w), dtype=np.float32)
+    src[:, ::2] = 1.0
+    fmt = cl.ImageFormat(cl.channel_order.R, cl.channel_type.FLOAT)
+    mf = cl.mem_flags
+    a = cl.Image(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, fmt, (w, h),
+                 hostbuf=src)
+    b = cl.Image(ctx, mf.WRITE_ONLY, fmt, (w, h))
+    s = cl.Sampler(ctx, False, cl.addressing_mode.CLAMP_TO_EDGE,
+                   cl.filter_mode.LINEAR)
+    prg = cl.Program(ctx, IMAGE_SRC).build()
+    prg.half_step(q, (w, h), None, a, s, b)
+    out = np.empty_like(src)
+    cl.enqueue_copy(q, out, b, origin=(0, 0), region=(w, h))
+    # x + 1 lies between texels x and x + 1 (the last: clamped to edge)
+    want = np.full((h, w), 0.5, dtype=np.float32)
+    want[:, -1] = src[:, -1]
+    assert np.allclose(out, want), out
 
 
 def run(ctx):
@@ -80,8 +113,11 @@ def run(ctx):
         assert np.allclose(sy, 2.0 * x + y)
     q.finish()
 
+    if devices[0].image_support:
+        run_images(ctx, q)
+
 
 # twice: the second time pyopencl builds from its cached binaries
 for _ in range(2):
     run(cl.Context(devices))
-print("OK: pyopencl array arithmetic, reductions and kernels, SVM")
+print("OK: pyopencl array arithmetic, reductions and kernels, SVM, images")
