@@ -886,10 +886,11 @@ static void test_map(void **state)
 	assert_int_equal(count, 1);
 	for (z = 0; z < 2; z++)
 		for (y = 0; y < 2; y++)
-			for (x = 0; x < 2; x++)
-				memcpy(p + z * sp + y * rp + x * 4,
-				       &(uint32_t){ texel(x + 1, y + 1, z + 1) },
-				       4);
+			for (x = 0; x < 2; x++) {
+				uint32_t t = texel(x + 1, y + 1, z + 1);
+
+				memcpy(p + z * sp + y * rp + x * 4, &t, 4);
+			}
 	CL_OK(clEnqueueUnmapMemObject(env->queue, img, p, 0, NULL, NULL));
 	CL_OK(clEnqueueReadImage(env->queue, img, CL_TRUE, o, r, 0, 0, out, 0,
 				 NULL, NULL));
@@ -1135,7 +1136,8 @@ static void test_kernels(void **state)
 	need_images(env);
 	if (!icd_test_have_compiler(env))
 		skip();
-	p = icd_test_build(env, kernel_src, "-cl-std=CL1.2 -cl-kernel-arg-info");
+	p = icd_test_build(env, kernel_src,
+			   "-cl-std=CL1.2 -cl-kernel-arg-info");
 	ks = clCreateKernel(p, "scale", &err);
 	CL_OK(err);
 	ki = clCreateKernel(p, "info", &err);
@@ -1230,6 +1232,98 @@ static void test_kernels(void **state)
 	CL_OK(clReleaseKernel(ki));
 	CL_OK(clReleaseKernel(ks));
 	CL_OK(clReleaseProgram(p));
+}
+
+/*
+ * Depth images (cl_khr_depth_images): a float per texel, filled from one
+ * float, the only images an image2d_depth_t argument takes; and the
+ * command types of the events of image commands.
+ */
+static void test_depth_and_events(void **state)
+{
+	static const char src[] =
+		"kernel void d(read_only image2d_depth_t im, global float *o)\n"
+		"{\n"
+		"	int x = get_global_id(0);\n"
+		"	o[x] = read_imagef(im, (int2)(x, 1));\n"
+		"}\n";
+	struct icd_env *env = *state;
+	cl_image_format depth = { CL_DEPTH, CL_FLOAT }, rgba = RGBA8;
+	size_t o[3] = { 0, 0, 0 }, r[3] = { 4, 2, 1 }, rp, i;
+	float v = 0.25f, out[8];
+	cl_command_type type;
+	cl_mem d, c, obuf;
+	cl_event ev;
+	cl_program p;
+	cl_kernel k;
+	cl_int err;
+	void *map;
+
+	need_images(env);
+	d = clCreateImage2D(env->ctx, 0, &depth, 4, 2, 0, NULL, &err);
+	if (err == CL_IMAGE_FORMAT_NOT_SUPPORTED)
+		skip();
+	CL_OK(err);
+	CL_OK(clEnqueueFillImage(env->queue, d, &v, o, r, 0, NULL, &ev));
+	CL_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof(type), &type,
+			     NULL));
+	assert_int_equal(type, CL_COMMAND_FILL_IMAGE);
+	CL_OK(clReleaseEvent(ev));
+	CL_OK(clEnqueueReadImage(env->queue, d, CL_TRUE, o, r, 0, 0, out, 0,
+				 NULL, &ev));
+	CL_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof(type), &type,
+			     NULL));
+	assert_int_equal(type, CL_COMMAND_READ_IMAGE);
+	CL_OK(clReleaseEvent(ev));
+	for (i = 0; i < 8; i++)
+		assert_true(out[i] == 0.25f);
+	map = clEnqueueMapImage(env->queue, d, CL_TRUE, CL_MAP_READ, o, r, &rp,
+				NULL, 0, NULL, &ev, &err);
+	CL_OK(err);
+	CL_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof(type), &type,
+			     NULL));
+	assert_int_equal(type, CL_COMMAND_MAP_IMAGE);
+	CL_OK(clReleaseEvent(ev));
+	CL_OK(clEnqueueUnmapMemObject(env->queue, d, map, 0, NULL, NULL));
+	/* a 3D depth image is a valid format the type does not take */
+	{
+		cl_image_desc desc = { .image_type = CL_MEM_OBJECT_IMAGE3D,
+				       .image_width = 2,
+				       .image_height = 2,
+				       .image_depth = 2 };
+
+		assert_null(clCreateImage(env->ctx, 0, &depth, &desc, NULL,
+					  &err));
+		assert_int_equal(err, CL_IMAGE_FORMAT_NOT_SUPPORTED);
+	}
+	if (!icd_test_have_compiler(env)) {
+		CL_OK(clReleaseMemObject(d));
+		return;
+	}
+	p = icd_test_build(env, src, "-cl-std=CL2.0");
+	k = clCreateKernel(p, "d", &err);
+	CL_OK(err);
+	c = clCreateImage2D(env->ctx, 0, &rgba, 4, 2, 0, NULL, &err);
+	CL_OK(err);
+	obuf = clCreateBuffer(env->ctx, 0, sizeof(out), NULL, &err);
+	CL_OK(err);
+	/* an RGBA image for a depth argument */
+	assert_int_equal(clSetKernelArg(k, 0, sizeof(cl_mem), &c),
+			 CL_INVALID_MEM_OBJECT);
+	CL_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &d));
+	CL_OK(clSetKernelArg(k, 1, sizeof(cl_mem), &obuf));
+	r[0] = 4;
+	CL_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, r, NULL, 0, NULL,
+				     NULL));
+	CL_OK(clEnqueueReadBuffer(env->queue, obuf, CL_TRUE, 0,
+				  4 * sizeof(float), out, 0, NULL, NULL));
+	for (i = 0; i < 4; i++)
+		assert_true(out[i] == 0.25f);
+	CL_OK(clReleaseMemObject(obuf));
+	CL_OK(clReleaseMemObject(c));
+	CL_OK(clReleaseKernel(k));
+	CL_OK(clReleaseProgram(p));
+	CL_OK(clReleaseMemObject(d));
 }
 
 /* cl_khr_command_buffer_mutable_dispatch 0.9.5's config (no type, next) */
@@ -1366,6 +1460,7 @@ int main(void)
 		T(test_command_buffer),
 		T(test_kernels),
 		T(test_mutable_dispatch),
+		T(test_depth_and_events),
 	};
 #undef T
 
