@@ -39,17 +39,6 @@ bool icd_context_has_images(cl_context ctx)
 	return false;
 }
 
-/* The first device of @p ctx with images: the one layouts resolve on. */
-static cl_device_id image_device(cl_context ctx)
-{
-	cl_uint i;
-
-	for (i = 0; i < ctx->n_devices; i++)
-		if (icd_device_has_images(ctx->devices[i]))
-			return ctx->devices[i];
-	return NULL;
-}
-
 static bool valid_type(cl_mem_object_type t)
 {
 	switch (t) {
@@ -285,6 +274,41 @@ static cl_int resolve_error(int e)
 	}
 }
 
+/*
+ * Resolve @p l on the first device of @p ctx that takes it: the formats
+ * of a context are those of any of its devices (clGetSupportedImageFormats).
+ * Otherwise the first device's complaint.
+ */
+static cl_int resolve(cl_context ctx, cl_mem mo, const cl_image_format *f,
+		      const cl_image_desc *d, size_t ts,
+		      struct accel_image_layout *l, uint64_t *span)
+{
+	struct accel_image_layout t;
+	cl_int r, first = CL_SUCCESS;
+	cl_uint i;
+	int e;
+
+	for (i = 0; i < ctx->n_devices; i++) {
+		if (!icd_device_has_images(ctx->devices[i]))
+			continue;
+		t = *l;
+		r = mo ? layout_from_object(ctx->devices[i], mo, f, d, ts, &t) :
+			 CL_SUCCESS;
+		if (r == CL_SUCCESS) {
+			e = accel_image_layout_resolve(ctx->devices[i]->dev,
+						       &t, &t, span);
+			if (e == 0) {
+				*l = t;
+				return CL_SUCCESS;
+			}
+			r = resolve_error(e);
+		}
+		if (first == CL_SUCCESS)
+			first = r;
+	}
+	return first;
+}
+
 static cl_int parse_props(const cl_mem_properties *props, size_t *n)
 {
 	*n = 0;
@@ -304,7 +328,6 @@ static cl_mem image_new(cl_context ctx, const cl_mem_properties *props,
 {
 	struct accel_image_layout l = { .struct_size = sizeof(l) };
 	cl_mem mo, m;
-	cl_device_id dev;
 	size_t ts, n_props, hrow, hslice;
 	uint64_t span;
 	cl_int r;
@@ -338,8 +361,7 @@ static cl_mem image_new(cl_context ctx, const cl_mem_properties *props,
 	}
 	if (mo && host_ptr)
 		ICD_RETURN_ERR(err, CL_INVALID_HOST_PTR, NULL);
-	dev = image_device(ctx);
-	if (!dev)
+	if (!icd_context_has_images(ctx))
 		ICD_RETURN_ERR(err, CL_INVALID_OPERATION, NULL);
 
 	l.type = desc->image_type;
@@ -355,14 +377,9 @@ static cl_mem image_new(cl_context ctx, const cl_mem_properties *props,
 		l.slice_pitch = has_slices(l.type) ? desc->image_slice_pitch :
 						     0;
 	}
-	if (mo) {
-		r = layout_from_object(dev, mo, format, desc, ts, &l);
-		if (r != CL_SUCCESS)
-			ICD_RETURN_ERR(err, r, NULL);
-	}
-	e = accel_image_layout_resolve(dev->dev, &l, &l, &span);
-	if (e < 0)
-		ICD_RETURN_ERR(err, resolve_error(e), NULL);
+	r = resolve(ctx, mo, format, desc, ts, &l, &span);
+	if (r != CL_SUCCESS)
+		ICD_RETURN_ERR(err, r, NULL);
 	if (mo ? span > mo->size :
 		 span > ctx->devices[0]->u64[ACCEL_DEVICE_U64_MAX_ALLOC_SIZE])
 		ICD_RETURN_ERR(err, CL_INVALID_IMAGE_SIZE, NULL);
@@ -566,26 +583,47 @@ static bool format_in(const struct accel_image_format *list, uint32_t n,
 }
 
 /*
- * Keep the formats of @p set (*n of them) that @p d offers for every
- * access of @p accesses (a list, 0-ended).
+ * Add to @p set (*n formats, room for *cap) those @p d offers for every
+ * access of @p accesses (a list, 0-ended) that it lacks.
  */
-static cl_int keep_common(cl_device_id d, uint32_t type,
-			  const uint32_t *accesses,
-			  struct accel_image_format *set, uint32_t *n)
+static cl_int add_device_formats(cl_device_id d, uint32_t type,
+				 const uint32_t *accesses,
+				 struct accel_image_format **set, uint32_t *n,
+				 uint32_t *cap)
 {
-	struct accel_image_format *f;
-	uint32_t i, j, k, c;
+	struct accel_image_format *f, *g, *grown;
+	uint32_t i, j, k, c, cg;
 
-	for (k = 0; accesses[k]; k++) {
-		f = device_formats(d, type, accesses[k], &c);
-		if (!f)
+	f = device_formats(d, type, accesses[0], &c);
+	if (!f)
+		return CL_OUT_OF_HOST_MEMORY;
+	for (k = 1; accesses[k]; k++) {
+		g = device_formats(d, type, accesses[k], &cg);
+		if (!g) {
+			free(f);
 			return CL_OUT_OF_HOST_MEMORY;
-		for (i = j = 0; i < *n; i++)
-			if (format_in(f, c, &set[i]))
-				set[j++] = set[i];
-		*n = j;
-		free(f);
+		}
+		for (i = j = 0; i < c; i++)
+			if (format_in(g, cg, &f[i]))
+				f[j++] = f[i];
+		c = j;
+		free(g);
 	}
+	for (i = 0; i < c; i++) {
+		if (format_in(*set, *n, &f[i]))
+			continue;
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 64;
+			grown = realloc(*set, *cap * sizeof(**set));
+			if (!grown) {
+				free(f);
+				return CL_OUT_OF_HOST_MEMORY;
+			}
+			*set = grown;
+		}
+		(*set)[(*n)++] = f[i];
+	}
+	free(f);
 	return CL_SUCCESS;
 }
 
@@ -597,9 +635,8 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context ctx,
 					      cl_uint *num_formats)
 {
 	struct accel_image_format *set = NULL;
-	uint32_t accesses[4], n = 0, na = 0;
+	uint32_t accesses[4], n = 0, cap = 0, na = 0;
 	cl_mem_flags access;
-	cl_device_id first;
 	cl_uint i;
 	cl_int r = CL_SUCCESS;
 
@@ -629,17 +666,14 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context ctx,
 				 ACCEL_IMAGE_ACCESS_WRITE;
 	accesses[na] = 0;
 
-	/* what every device with images of the context offers */
-	first = image_device(ctx);
-	if (first) {
-		set = device_formats(first, type, accesses[0], &n);
-		if (!set)
-			return CL_OUT_OF_HOST_MEMORY;
-	}
+	/*
+	 * "a union of image formats supported by all devices in the
+	 * context" (OpenCL 3.0): what one device or another offers
+	 */
 	for (i = 0; i < ctx->n_devices && r == CL_SUCCESS; i++)
 		if (icd_device_has_images(ctx->devices[i]))
-			r = keep_common(ctx->devices[i], type, accesses, set,
-					&n);
+			r = add_device_formats(ctx->devices[i], type, accesses,
+					       &set, &n, &cap);
 	if (r == CL_SUCCESS && formats)
 		for (i = 0; i < n && i < num_entries; i++) {
 			formats[i].image_channel_order = set[i].channel_order;
