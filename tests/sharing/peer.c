@@ -205,6 +205,25 @@ int peer_vgem_create(int card, uint64_t size, uint32_t *ret_handle,
 	return 0;
 }
 
+int peer_vgem_create_frame(int card, uint32_t width, uint32_t height,
+			   uint32_t bpp, uint32_t *ret_handle,
+			   uint32_t *ret_pitch, uint64_t *ret_size)
+{
+	struct drm_mode_create_dumb create = {
+		.width = width,
+		.height = height,
+		.bpp = bpp,
+	};
+	int r = xioctl(card, DRM_IOCTL_MODE_CREATE_DUMB, &create);
+
+	if (r < 0)
+		return r;
+	*ret_handle = create.handle;
+	*ret_pitch = create.pitch;
+	*ret_size = create.size;
+	return 0;
+}
+
 void *peer_vgem_map(int card, uint32_t handle, uint64_t size)
 {
 	struct drm_mode_map_dumb map = { .handle = handle };

@@ -54,6 +54,15 @@ int peer_vgem_open(int *ret_fd);
 int peer_vgem_create(int card, uint64_t size, uint32_t *ret_handle,
 		     uint64_t *ret_size);
 
+/*
+ * A dumb buffer for a frame of @width x @height pixels of @bpp bits, as a
+ * GPU would allocate a scan-out or render target: the driver chooses the
+ * pitch.
+ */
+int peer_vgem_create_frame(int card, uint32_t width, uint32_t height,
+			   uint32_t bpp, uint32_t *ret_handle,
+			   uint32_t *ret_pitch, uint64_t *ret_size);
+
 /* The buffer's own mapping (MAP_DUMB); NULL with errno set on failure. */
 void *peer_vgem_map(int card, uint32_t handle, uint64_t size);
 

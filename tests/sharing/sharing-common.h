@@ -129,4 +129,9 @@ void test_readonly_flag_import(void **state);
 void test_leak_buffers(void **state);
 void test_leak_sync_files(void **state);
 
+/* ---- test-sharing-image.c ----------------------------------------------- */
+
+void test_image_vgem_frames(void **state);
+void test_image_export_frame(void **state);
+
 #endif

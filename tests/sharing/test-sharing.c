@@ -12,6 +12,8 @@
  *   from starting (and keeps no worker thread busy) until it signals; a
  *   read fence holds back writers only;
  * - sync_file import: a command waiting on a vgem fence's sync_file;
+ * - frames as images: a vgem frame imported as a linear 2D image,
+ *   blurred by a kernel into another frame or an exported buffer;
  * - bad input: every kind of fd that is not a dma-buf or sync_file,
  *   ranges beyond an import, writes into read-only imports, bad export
  *   flags and ranges; no fd leaked over 10,000 cycles.
@@ -21,7 +23,7 @@
  * that need them skip; the binary exits 77 if none could run at all.
  *
  * One binary; the cases live in test-sharing-*.c by concern (roundtrip,
- * sync, errors, readonly, leaks), their fixtures in sharing-common.c.
+ * sync, errors, readonly, leaks, image), their fixtures in sharing-common.c.
  */
 #include <stdio.h>
 
@@ -64,6 +66,8 @@ int main(void)
 		CASE(test_export_misaligned),
 		CASE(test_leak_buffers),
 		CASE(test_leak_sync_files),
+		CASE(test_image_vgem_frames),
+		CASE(test_image_export_frame),
 	};
 #undef CASE
 	int r;
