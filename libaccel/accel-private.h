@@ -464,7 +464,34 @@ enum accel_cmd_type {
 	ACCEL_CMD_FILL,
 	ACCEL_CMD_MARKER,
 	ACCEL_CMD_HOST,   /* accel_queue_host_fn(): run by the core */
+	ACCEL_CMD_CHAIN,  /* launches of a command list, back to back */
 };
+
+/*
+ * A recorded in-order list's launches, prepared once for replays
+ * (cmdlist.c): each step is a launch command built and launch_prepare()d
+ * like a submitted one, never submitted itself; its arguments are bound
+ * (buffers do not move on a backend that runs chains) and it holds its
+ * kernel and buffers. Read-only once made, so replays on any number of
+ * queues share it; an ACCEL_CMD_CHAIN command runs steps [begin, end) of
+ * it, one after the other, and stops at the first that fails.
+ */
+struct accel_chain_step {
+	atomic_int refcount;      /* chains sharing it (an update copies) */
+	struct accel_cmd *cmd;    /* the template, with backend scratch */
+};
+
+struct accel_chain {
+	atomic_int refcount;      /* the list, and each command running it */
+	struct accel_device *dev; /* reference */
+	uint32_t n_steps;
+	struct accel_chain_step **steps;
+	/* the distinct buffers the steps bind (borrowed from the steps) */
+	uint32_t n_buffers;
+	struct accel_buffer **buffers;
+};
+
+void accel_chain_unref(struct accel_chain *chain);
 
 /* Kernel in-fences a command can carry; more are waited for as usual. */
 #define ACCEL_CMD_MAX_IN_SYNC 8
@@ -585,6 +612,16 @@ struct accel_cmd {
 			void *data;
 			void (*free_fn)(void *data); /* once, may be NULL */
 		} host;
+		struct {
+			struct accel_chain *chain; /* reference */
+			uint32_t begin, end;       /* the steps it runs */
+			/*
+			 * Set by the backend before it completes a failed
+			 * chain: the steps that failed or were skipped
+			 * (stats.c counts each step as a command).
+			 */
+			uint32_t n_failed;
+		} chain;
 	} u;
 };
 
@@ -619,6 +656,19 @@ struct accel_cmd *accel_cmd_alloc(struct accel_queue *queue,
 				  enum accel_cmd_type type);
 /* Free a command that was never submitted. */
 void accel_cmd_discard(struct accel_cmd *cmd);
+/* Drop what a launch holds (its buffers, heap block and kernel). */
+void accel_launch_release(struct accel_launch *l);
+/*
+ * A launch of @kernel over @range as accel_queue_launch() builds it
+ * (checked, arguments snapshotted, launch_prepare()d for @queue's
+ * device), in a command record of its own that is never submitted: a
+ * chain step. Free it with accel_launch_template_free().
+ */
+int accel_launch_template(struct accel_queue *queue,
+			  struct accel_kernel *kernel,
+			  const struct accel_ndrange *range,
+			  struct accel_cmd **ret);
+void accel_launch_template_free(struct accel_cmd *cmd);
 /* Free the command records a queue kept for reuse (queue teardown). */
 void accel_cmd_cache_drain(struct accel_queue *queue);
 /*

@@ -250,6 +250,21 @@ struct accel_backend_ops {
 	size_t cmd_priv_size;
 
 	/*
+	 * execute() takes ACCEL_CMD_CHAIN commands (struct accel_chain):
+	 * the launches of a recorded in-order list, prepared once by
+	 * launch_prepare() and run back to back as one command, as many
+	 * times and on as many queues of the device as the list is
+	 * submitted. A backend sets it when what launch_prepare() decides
+	 * (bound addresses included) holds for every queue of the device
+	 * and for as long as the launch's buffers live. It runs the steps
+	 * in order, each after the previous one's work, stops at the first
+	 * that fails, sets cmd->u.chain.n_failed and completes the command
+	 * once, with that error. Chains never touch dma-bufs (the core
+	 * submits such lists launch by launch).
+	 */
+	bool runs_chains;
+
+	/*
 	 * The kernel driver waits for the fences on a job's dma-bufs itself
 	 * (reservation objects): the core adds no implicit-sync waits.
 	 */

@@ -86,7 +86,7 @@ void accel_cmd_cache_drain(struct accel_queue *queue)
 	atomic_store(&queue->n_cache, 0);
 }
 
-static void launch_release(struct accel_launch *l)
+void accel_launch_release(struct accel_launch *l)
 {
 	uint32_t i;
 
@@ -101,7 +101,10 @@ static void cmd_release(struct accel_cmd *cmd)
 {
 	switch (cmd->type) {
 	case ACCEL_CMD_LAUNCH:
-		launch_release(&cmd->u.launch);
+		accel_launch_release(&cmd->u.launch);
+		break;
+	case ACCEL_CMD_CHAIN:
+		accel_chain_unref(cmd->u.chain.chain);
 		break;
 	case ACCEL_CMD_WRITE:
 	case ACCEL_CMD_READ:
@@ -281,6 +284,9 @@ static uint32_t cmd_buffers(struct accel_cmd *cmd, struct accel_buffer ***ret,
 	case ACCEL_CMD_LAUNCH:
 		*ret = cmd->u.launch.buffers;
 		return cmd->u.launch.n_buffers;
+	case ACCEL_CMD_CHAIN:
+		*ret = cmd->u.chain.chain->buffers;
+		return cmd->u.chain.chain->n_buffers;
 	case ACCEL_CMD_WRITE:
 	case ACCEL_CMD_READ:
 		pair[0] = cmd->u.rw.buf;
@@ -329,7 +335,8 @@ static int cmd_implicit_fences(struct accel_cmd *cmd,
 	n = cmd_buffers(cmd, &bufs, pair, write);
 	for (i = 0; i < n; i++) {
 		struct accel_buffer *root = accel_buffer_root(bufs[i]);
-		bool w = cmd->type == ACCEL_CMD_LAUNCH ?
+		bool w = cmd->type == ACCEL_CMD_LAUNCH ||
+				 cmd->type == ACCEL_CMD_CHAIN ?
 				 !(bufs[i]->flags & ACCEL_BUFFER_READ_ONLY) :
 				 write[i];
 		int fd = accel_buffer_dmabuf_fd(root), sync_fd;

@@ -427,6 +427,46 @@ ACCEL_EXPORT int accel_kernel_check_launch(struct accel_kernel *kernel,
 	return 0;
 }
 
+int accel_launch_template(struct accel_queue *queue,
+			  struct accel_kernel *kernel,
+			  const struct accel_ndrange *range,
+			  struct accel_cmd **ret)
+{
+	struct accel_launch_check v;
+	struct accel_cmd *cmd;
+	int r;
+
+	cmd = aligned_alloc(16, ALIGN_UP(sizeof(*cmd), (size_t)16) +
+				ALIGN_UP(queue->dev->ops->cmd_priv_size,
+					 (size_t)16));
+	if (!cmd)
+		return -ENOMEM;
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->type = ACCEL_CMD_LAUNCH;
+	cmd->queue = queue;   /* for launch_prepare() only */
+	cmd->u.launch.kernel = accel_kernel_ref(kernel);
+	r = check_launch(kernel, range, &cmd->u.launch, &v);
+	if (r == 0)
+		r = snapshot_args(kernel, &cmd->u.launch);
+	if (r == 0 && queue->dev->ops->launch_prepare)
+		r = queue->dev->ops->launch_prepare(queue, cmd);
+	cmd->queue = NULL;    /* a template outlives the queue */
+	if (r < 0) {
+		accel_launch_template_free(cmd);
+		return r;
+	}
+	*ret = cmd;
+	return 0;
+}
+
+void accel_launch_template_free(struct accel_cmd *cmd)
+{
+	if (!cmd)
+		return;
+	accel_launch_release(&cmd->u.launch);
+	free(cmd);
+}
+
 ACCEL_EXPORT int accel_queue_launch(struct accel_queue *queue,
 				    struct accel_kernel *kernel,
 				    const struct accel_ndrange *range,

@@ -170,12 +170,23 @@ static bool counted(const struct accel_cmd *cmd)
 	return cmd->type != ACCEL_CMD_MARKER && cmd->type != ACCEL_CMD_HOST;
 }
 
+/*
+ * The commands @cmd stands for: a chain runs a list's launches as one
+ * command, counted as the launches it runs (one running at a time).
+ */
+static uint64_t n_cmds(const struct accel_cmd *cmd)
+{
+	if (cmd->type == ACCEL_CMD_CHAIN)
+		return cmd->u.chain.end - cmd->u.chain.begin;
+	return 1;
+}
+
 void accel_stats_cmd_submitted(struct accel_cmd *cmd)
 {
 	struct accel_stats_device *slot = slot_of(cmd->queue->dev);
 
 	if (slot && counted(cmd))
-		add(&slot->submitted, 1);
+		add(&slot->submitted, n_cmds(cmd));
 }
 
 void accel_stats_cmd_started(struct accel_cmd *cmd)
@@ -222,8 +233,12 @@ void accel_stats_cmd_completed(struct accel_cmd *cmd, int status)
 	if (cmd->stats_started)
 		sub(&slot->running, 1);
 	if (status < 0)
-		add(&slot->failed, 1);
-	add(&slot->completed, 1);
+		/* a chain that never ran (failed wait list): all of it */
+		add(&slot->failed, cmd->type == ACCEL_CMD_CHAIN &&
+						   cmd->u.chain.n_failed ?
+					   cmd->u.chain.n_failed :
+					   n_cmds(cmd));
+	add(&slot->completed, n_cmds(cmd));
 }
 
 void accel_stats_buffer(struct accel_buffer *buf, bool alive)

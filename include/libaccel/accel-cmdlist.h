@@ -195,10 +195,20 @@ int accel_cmdlist_finalize(struct accel_cmdlist *list);
  * fails, none of them runs and they fail with its error) and follow the
  * queue's order as any command does (on an in-order queue: after the
  * commands submitted before, in recorded order). @p ret_fence signals
- * when all of them completed. As with commands submitted one by one, a
- * command that fails does not stop the others: on an in-order list
- * submitted to an in-order queue @p ret_fence has the last command's
- * status, otherwise the first error among them.
+ * when all of them completed, with the first error among them. A command
+ * that fails stops the commands that follow it in the list: on an
+ * in-order list submitted to an in-order queue every later one, otherwise
+ * those that depend on it (directly or not); they fail with its error
+ * without running. The queue's error (accel_queue_finish()) is the
+ * failed command's.
+ *
+ * Replays are cheap: on an in-order list submitted to an in-order queue,
+ * the launches are prepared (checked, arguments bound) on the first
+ * submission and after an accel_cmdlist_update_launch() of them, and
+ * each run of consecutive launches goes to the device as one command,
+ * where the device supports it (the CPU device does, for lists binding no
+ * dma-buf). The usage page (accel-stats.h) counts such a run as the
+ * launches it holds.
  *
  * A list may be submitted again before its previous submission
  * completed. On an out-of-order queue the two submissions are then

@@ -596,5 +596,7 @@ const struct accel_backend_ops accel_cpu_backend = {
 	.program_fini = cpu_program_fini,
 	.launch_prepare = cpu_launch_prepare,
 	.execute = cpu_execute,
-	.cmd_priv_size = sizeof(struct cpu_exec_job),
+	/* a launch's or transfer's job, or a chain's (a little larger) */
+	.cmd_priv_size = sizeof(struct cpu_chain_job),
+	.runs_chains = true,
 };

@@ -51,6 +51,18 @@ struct cpu_pool {
 	uint64_t stack_overhead;      /* see measure_overhead() */
 };
 
+/*
+ * Continuations (cpu_pool_continue()): on a worker, its pool and the job
+ * it runs next, and how many it ran that way in a row.
+ */
+#define CONTINUE_MAX 64
+
+static ACCEL_TLS struct {
+	struct cpu_pool *pool;
+	struct cpu_job *next;
+	unsigned n;
+} tls_worker;
+
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -101,18 +113,23 @@ unsigned cpu_pool_get_n_threads(const struct cpu_pool *pool)
 	return pool->n_threads;
 }
 
+static void job_init(struct cpu_job *job, uint32_t want)
+{
+	job->want = want;
+	job->next = NULL;
+	atomic_init(&job->need_wake, want > 1);
+	atomic_init(&job->next_item, 0);
+	atomic_init(&job->refs, 1);
+	atomic_init(&job->status, 0);
+}
+
 void cpu_pool_submit(struct cpu_pool *pool, struct cpu_job *job)
 {
 	uint64_t pieces = job->n_items / job->chunk +
 			  (job->n_items % job->chunk != 0);
 
-	job->want = (uint32_t)MIN(pieces, (uint64_t)pool->n_threads);
-	job->next = NULL;
+	job_init(job, (uint32_t)MIN(pieces, (uint64_t)pool->n_threads));
 	job->queued = true;
-	atomic_init(&job->need_wake, job->want > 1);
-	atomic_init(&job->next_item, 0);
-	atomic_init(&job->refs, 1);
-	atomic_init(&job->status, 0);
 
 	pthread_mutex_lock(&pool->lock);
 	if (pool->tail)
@@ -130,6 +147,18 @@ void cpu_pool_submit(struct cpu_pool *pool, struct cpu_job *job)
 	 * none when a worker spins.
 	 */
 	pool_wake(pool, 1);
+}
+
+bool cpu_pool_continue(struct cpu_pool *pool, struct cpu_job *job)
+{
+	if (tls_worker.pool != pool || tls_worker.next ||
+	    job->n_items > job->chunk || tls_worker.n >= CONTINUE_MAX)
+		return false;
+	job_init(job, 1);
+	job->queued = false;
+	tls_worker.next = job;
+	tls_worker.n++;
+	return true;
 }
 
 /*
@@ -303,17 +332,26 @@ static void *worker_main(void *arg)
 	bool retired;
 	uint32_t seq;
 
+	tls_worker.pool = pool;
 	for (;;) {
 		/* Read seq before looking: work queued later bumps it. */
 		seq = atomic_load_explicit(&pool->seq, memory_order_acquire);
 		if (atomic_load_explicit(&pool->stop, memory_order_acquire))
 			break;
 		job = pool_take(pool, &retired);
-		if (job)
-			job_work(pool, w, job, retired);
-		else
+		if (!job) {
 			pool_idle(pool, seq);
+			continue;
+		}
+		tls_worker.n = 0;
+		job_work(pool, w, job, retired);
+		/* what done() handed this worker, without the FIFO */
+		while ((job = tls_worker.next)) {
+			tls_worker.next = NULL;
+			job_work(pool, w, job, true);
+		}
 	}
+	tls_worker.pool = NULL;
 	cpu_scratch_fini(&w->scratch);
 	/* Destroyed from this very thread: nobody else will free it. */
 	if (accel_thread_exiting_self(&w->thread))

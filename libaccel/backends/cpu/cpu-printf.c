@@ -340,7 +340,17 @@ static const char *const *format_table(struct accel_program *prog,
 void accel_printf_buffer_flush(struct accel_cmd *cmd,
 			       struct accelc_printf_buffer *buf, bool output)
 {
-	struct accel_context *ctx = cmd->queue->dev->ctx;
+	if (buf)
+		accel_printf_buffer_flush_launch(cmd->queue->dev->ctx,
+						 cmd->u.launch.kernel, buf,
+						 output);
+}
+
+void accel_printf_buffer_flush_launch(struct accel_context *ctx,
+				      const struct accel_kernel *kernel,
+				      struct accelc_printf_buffer *buf,
+				      bool output)
+{
 	struct accel_printf_text t = { 0 };
 	struct accel_printf_sink sink;
 	const char *const *tab = NULL;
@@ -356,7 +366,7 @@ void accel_printf_buffer_flush(struct accel_cmd *cmd,
 		log_warn(ctx, "printf buffer full (%llu bytes): later printf "
 			 "calls returned -1\n",
 			 (unsigned long long)buf->capacity);
-	tab = format_table(cmd->u.launch.kernel->prog, &n_fmt);
+	tab = format_table(kernel->prog, &n_fmt);
 	accel_printf_begin(ctx, &sink);
 	while (pos + sizeof(struct accelc_printf_record) <= end) {
 		struct accelc_printf_record rec;

@@ -24,6 +24,11 @@ int accel_printf_buffer_new(struct accel_device *dev, uint32_t kernel_flags,
  */
 void accel_printf_buffer_flush(struct accel_cmd *cmd,
 			       struct accelc_printf_buffer *buf, bool output);
+/* The same for a launch of @kernel whose output goes to @ctx (chains). */
+void accel_printf_buffer_flush_launch(struct accel_context *ctx,
+				      const struct accel_kernel *kernel,
+				      struct accelc_printf_buffer *buf,
+				      bool output);
 
 /* Growing text of one record. */
 struct accel_printf_text {

@@ -129,6 +129,15 @@ void cpu_pool_destroy(struct cpu_pool *pool);
  */
 void cpu_pool_submit(struct cpu_pool *pool, struct cpu_job *job);
 
+/*
+ * From a done() running on one of @pool's workers: that worker runs @job,
+ * a job of one piece, as soon as done() returns, without the FIFO, the
+ * pool lock or a wake-up (a chain's next small launch). False when
+ * called elsewhere, for a job of more pieces, or after a run of such
+ * continuations (so that FIFO jobs get their turn): then submit it.
+ */
+bool cpu_pool_continue(struct cpu_pool *pool, struct cpu_job *job);
+
 unsigned cpu_pool_get_n_threads(const struct cpu_pool *pool);
 /*
  * Bytes of a thread's stack that are not its own: the static TLS block
@@ -207,6 +216,17 @@ struct cpu_exec_job {
 	uint32_t n_syncs;
 	struct cpu_sync *syncs;   /* one per distinct dma-buf */
 	struct cpu_sync inline_syncs[INLINE_SYNCS];
+};
+
+/*
+ * An ACCEL_CMD_CHAIN command's scratch: ej.cmd is the running step's
+ * template, shared with other replays and read only; what changes per
+ * run is here.
+ */
+struct cpu_chain_job {
+	struct cpu_exec_job ej;    /* first: also a command's scratch */
+	struct accel_cmd *chain;   /* the ACCEL_CMD_CHAIN command */
+	uint32_t step;             /* the one running */
 };
 
 int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd);
