@@ -218,9 +218,10 @@ int accel_cmdlist_finalize(struct accel_cmdlist *list);
  * @return 0, the common errors of submissions, -EINVAL (NULL @p list),
  *         -EBUSY (the list is not finalized), -EXDEV (the queue is of
  *         another device), the errors of the recorded commands'
- *         submission (-EACCES, -E2BIG, -ENODEV). On an error after the
- *         first command was submitted, the commands submitted still run
- *         and @p ret_fence is untouched.
+ *         submission (-EACCES, -E2BIG, -ENODEV, -ENOEXEC; the last
+ *         only in theory: launches are checked when recorded). On an
+ *         error after the first command was submitted, the commands
+ *         submitted still run and @p ret_fence is untouched.
  */
 int accel_queue_submit_list(struct accel_queue *queue,
 			    struct accel_cmdlist *list, uint32_t n_wait,
