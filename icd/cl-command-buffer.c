@@ -384,7 +384,7 @@ static cl_int record_end(cl_command_buffer_khr cb, cl_int r, uint32_t point,
 	return r;
 }
 
-/* What libaccel says about recording a buffer command. */
+/* What libaccel says about recording a command (@p e < 0). */
 static cl_int record_error(int e)
 {
 	if (e == -EOVERFLOW)
@@ -392,13 +392,48 @@ static cl_int record_error(int e)
 	return icd_buffer_submit_error(e);
 }
 
-static cl_int check_mem(cl_command_buffer_khr cb, cl_mem m)
+static cl_int record_result(int e)
 {
-	if (!icd_object_valid(m, ICD_MAGIC_MEM) || icd_mem_is_image(m))
+	return e < 0 ? record_error(e) : CL_SUCCESS;
+}
+
+/*
+ * Record the prepared host function @p c (the list owns it from here,
+ * failure included) after @p r, the checks' verdict; unlock.
+ */
+static cl_int record_host_fn(cl_command_buffer_khr cb, cl_int r, void *c,
+			     int (*run)(void *), void (*free_fn)(void *),
+			     cl_uint num_sync_points,
+			     const cl_sync_point_khr *sync_points,
+			     cl_sync_point_khr *sync_point)
+{
+	uint32_t point = 0;
+
+	if (r == CL_SUCCESS)
+		r = record_result(accel_cmdlist_host_fn(cb->list, run, c,
+							free_fn,
+							num_sync_points,
+							sync_points, &point));
+	return record_end(cb, r, point, sync_point);
+}
+
+/* A buffer (@p image false) or an image of the command-buffer's context. */
+static cl_int check_object(cl_command_buffer_khr cb, cl_mem m, bool image)
+{
+	if (!icd_object_valid(m, ICD_MAGIC_MEM) || icd_mem_is_image(m) != image)
 		return CL_INVALID_MEM_OBJECT;
 	if (m->ctx != cb->queue->ctx)
 		return CL_INVALID_CONTEXT;
 	return CL_SUCCESS;
+}
+
+/* A copy's objects, source first; each a buffer or an image. */
+static cl_int check_copy(cl_command_buffer_khr cb, cl_mem src, bool src_image,
+			 cl_mem dst, bool dst_image)
+{
+	cl_int r = check_object(cb, src, src_image);
+
+	return r != CL_SUCCESS ? r : check_object(cb, dst, dst_image);
 }
 
 static bool range_ok(cl_mem m, size_t offset, size_t size)
@@ -412,16 +447,14 @@ cl_int CL_API_CALL icd_clCommandBarrierWithWaitListKHR(
 {
 	uint32_t point = 0;
 	cl_int r;
-	int e;
 
 	r = record_begin(cb, q, props, num_sync_points, sync_points,
 			 mutable_handle);
 	if (r != CL_SUCCESS)
 		return r;
-	e = accel_cmdlist_barrier(cb->list, num_sync_points, sync_points,
-				  &point);
-	return record_end(cb, e < 0 ? record_error(e) : CL_SUCCESS, point,
-			  sync_point);
+	r = record_result(accel_cmdlist_barrier(cb->list, num_sync_points,
+						sync_points, &point));
+	return record_end(cb, r, point, sync_point);
 }
 
 cl_int CL_API_CALL icd_clCommandCopyBufferKHR(
@@ -431,15 +464,12 @@ cl_int CL_API_CALL icd_clCommandCopyBufferKHR(
 {
 	uint32_t point = 0;
 	cl_int r;
-	int e;
 
 	r = record_begin(cb, q, props, num_sync_points, sync_points,
 			 mutable_handle);
 	if (r != CL_SUCCESS)
 		return r;
-	r = check_mem(cb, src);
-	if (r == CL_SUCCESS)
-		r = check_mem(cb, dst);
+	r = check_copy(cb, src, false, dst, false);
 	if (r == CL_SUCCESS && (!range_ok(src, src_offset, size) ||
 				!range_ok(dst, dst_offset, size)))
 		r = CL_INVALID_VALUE;
@@ -450,13 +480,10 @@ cl_int CL_API_CALL icd_clCommandCopyBufferKHR(
 		if (x < y + size && y < x + size)
 			r = CL_MEM_COPY_OVERLAP;
 	}
-	if (r == CL_SUCCESS) {
-		e = accel_cmdlist_copy(cb->list, src->buf, src_offset, dst->buf,
-				       dst_offset, size, num_sync_points,
-				       sync_points, &point);
-		if (e < 0)
-			r = record_error(e);
-	}
+	if (r == CL_SUCCESS)
+		r = record_result(accel_cmdlist_copy(
+			cb->list, src->buf, src_offset, dst->buf, dst_offset,
+			size, num_sync_points, sync_points, &point));
 	return record_end(cb, r, point, sync_point);
 }
 
@@ -467,32 +494,21 @@ cl_int CL_API_CALL icd_clCommandCopyBufferRectKHR(
 	const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
 	size_t dst_row_pitch, size_t dst_slice_pitch, ICD_CB_TAIL)
 {
-	uint32_t point = 0;
-	void *c = NULL;
+	struct icd_rect_cmd *c = NULL;
 	cl_int r;
-	int e;
 
 	r = record_begin(cb, q, props, num_sync_points, sync_points,
 			 mutable_handle);
 	if (r != CL_SUCCESS)
 		return r;
-	r = check_mem(cb, src);
-	if (r == CL_SUCCESS)
-		r = check_mem(cb, dst);
+	r = check_copy(cb, src, false, dst, false);
 	if (r == CL_SUCCESS)
 		r = icd_copy_rect_prepare(src, dst, src_origin, dst_origin,
 					  region, src_row_pitch,
 					  src_slice_pitch, dst_row_pitch,
 					  dst_slice_pitch, &c);
-	if (r == CL_SUCCESS) {
-		/* the list owns c from here, failure included */
-		e = accel_cmdlist_host_fn(cb->list, icd_rect_run, c,
-					  icd_rect_free, num_sync_points,
-					  sync_points, &point);
-		if (e < 0)
-			r = record_error(e);
-	}
-	return record_end(cb, r, point, sync_point);
+	return record_host_fn(cb, r, c, icd_rect_run, icd_rect_free,
+			      num_sync_points, sync_points, sync_point);
 }
 
 cl_int CL_API_CALL icd_clCommandFillBufferKHR(
@@ -502,25 +518,21 @@ cl_int CL_API_CALL icd_clCommandFillBufferKHR(
 {
 	uint32_t point = 0;
 	cl_int r;
-	int e;
 
 	r = record_begin(cb, q, props, num_sync_points, sync_points,
 			 mutable_handle);
 	if (r != CL_SUCCESS)
 		return r;
-	r = check_mem(cb, m);
+	r = check_object(cb, m, false);
 	if (r == CL_SUCCESS &&
 	    (!pattern || pattern_size == 0 || pattern_size > 128 ||
 	     (pattern_size & (pattern_size - 1)) || offset % pattern_size ||
 	     size % pattern_size || !range_ok(m, offset, size)))
 		r = CL_INVALID_VALUE;
-	if (r == CL_SUCCESS) {
-		e = accel_cmdlist_fill(cb->list, m->buf, offset, size, pattern,
-				       pattern_size, num_sync_points,
-				       sync_points, &point);
-		if (e < 0)
-			r = record_error(e);
-	}
+	if (r == CL_SUCCESS)
+		r = record_result(accel_cmdlist_fill(
+			cb->list, m->buf, offset, size, pattern, pattern_size,
+			num_sync_points, sync_points, &point));
 	return record_end(cb, r, point, sync_point);
 }
 
@@ -608,9 +620,7 @@ cl_int CL_API_CALL icd_clCommandSVMMemcpyKHR(
 {
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
 	struct svm_copy *c = NULL;
-	uint32_t point = 0;
 	cl_int r;
-	int e;
 
 	r = record_begin(cb, q, props, num_sync_points, sync_points,
 			 mutable_handle);
@@ -624,17 +634,13 @@ cl_int CL_API_CALL icd_clCommandSVMMemcpyKHR(
 		r = CL_MEM_COPY_OVERLAP;
 	if (r == CL_SUCCESS) {
 		c = malloc(sizeof(*c));
-		if (!c)
+		if (c)
+			*c = (struct svm_copy){ dst, src, size };
+		else
 			r = CL_OUT_OF_HOST_MEMORY;
 	}
-	if (r == CL_SUCCESS) {
-		*c = (struct svm_copy){ dst, src, size };
-		e = accel_cmdlist_host_fn(cb->list, svm_copy_run, c, free,
-					  num_sync_points, sync_points, &point);
-		if (e < 0)
-			r = record_error(e);
-	}
-	return record_end(cb, r, point, sync_point);
+	return record_host_fn(cb, r, c, svm_copy_run, free, num_sync_points,
+			      sync_points, sync_point);
 }
 
 cl_int CL_API_CALL icd_clCommandSVMMemFillKHR(
@@ -643,9 +649,7 @@ cl_int CL_API_CALL icd_clCommandSVMMemFillKHR(
 	const void *pattern, size_t pattern_size, size_t size, ICD_CB_TAIL)
 {
 	struct svm_fill *f = NULL;
-	uint32_t point = 0;
 	cl_int r;
-	int e;
 
 	r = record_begin(cb, q, props, num_sync_points, sync_points,
 			 mutable_handle);
@@ -669,53 +673,19 @@ cl_int CL_API_CALL icd_clCommandSVMMemFillKHR(
 		f->pattern_size = pattern_size;
 		/* the caller may reuse the pattern once this returns */
 		memcpy(f->pattern, pattern, pattern_size);
-		e = accel_cmdlist_host_fn(cb->list, svm_fill_run, f, free,
-					  num_sync_points, sync_points, &point);
-		if (e < 0)
-			r = record_error(e);
 	}
-	return record_end(cb, r, point, sync_point);
+	return record_host_fn(cb, r, f, svm_fill_run, free, num_sync_points,
+			      sync_points, sync_point);
 }
 
 /* ---- images ------------------------------------------------------------ */
 
-/* An image of the command-buffer's context. */
-static cl_int check_image(cl_command_buffer_khr cb, cl_mem m)
-{
-	if (!icd_object_valid(m, ICD_MAGIC_MEM) || !icd_mem_is_image(m))
-		return CL_INVALID_MEM_OBJECT;
-	if (m->ctx != cb->queue->ctx)
-		return CL_INVALID_CONTEXT;
-	return CL_SUCCESS;
-}
-
-/*
- * Record a prepared image command @p c (the list owns it from here,
- * failure included) after @p r, the checks' verdict.
- */
-static cl_int image_record(cl_command_buffer_khr cb, cl_int r, void *c,
-			   int (*run)(void *), void (*free_fn)(void *),
-			   cl_uint num_sync_points,
-			   const cl_sync_point_khr *sync_points,
-			   cl_sync_point_khr *sync_point)
-{
-	uint32_t point = 0;
-	int e;
-
-	if (r == CL_SUCCESS) {
-		e = accel_cmdlist_host_fn(cb->list, run, c, free_fn,
-					  num_sync_points, sync_points, &point);
-		if (e < 0)
-			r = record_error(e);
-	}
-	return record_end(cb, r, point, sync_point);
-}
-
-cl_int CL_API_CALL icd_clCommandCopyBufferToImageKHR(
-	cl_command_buffer_khr cb, cl_command_queue q,
-	const icd_command_properties_khr *props, cl_mem src, cl_mem image,
-	size_t src_offset, const size_t *dst_origin, const size_t *region,
-	ICD_CB_TAIL)
+/* A copy between @p image and buffer @p buf, checked source first. */
+static cl_int record_image_buffer(cl_command_buffer_khr cb, cl_command_queue q,
+				  const icd_command_properties_khr *props,
+				  cl_mem image, cl_mem buf,
+				  const size_t *origin, const size_t *region,
+				  size_t offset, bool to_buffer, ICD_CB_TAIL)
 {
 	struct icd_rect_cmd *c = NULL;
 	cl_int r;
@@ -724,15 +694,35 @@ cl_int CL_API_CALL icd_clCommandCopyBufferToImageKHR(
 			 mutable_handle);
 	if (r != CL_SUCCESS)
 		return r;
-	r = check_mem(cb, src);
+	r = to_buffer ? check_copy(cb, image, true, buf, false) :
+			check_copy(cb, buf, false, image, true);
 	if (r == CL_SUCCESS)
-		r = check_image(cb, image);
-	if (r == CL_SUCCESS)
-		r = icd_image_buffer_prepare(cb->queue->dev, image, src,
-					     dst_origin, region, src_offset,
-					     false, &c);
-	return image_record(cb, r, c, icd_rect_run, icd_rect_free,
-			    num_sync_points, sync_points, sync_point);
+		r = icd_image_buffer_prepare(cb->queue->dev, image, buf, origin,
+					     region, offset, to_buffer, &c);
+	return record_host_fn(cb, r, c, icd_rect_run, icd_rect_free,
+			      num_sync_points, sync_points, sync_point);
+}
+
+cl_int CL_API_CALL icd_clCommandCopyBufferToImageKHR(
+	cl_command_buffer_khr cb, cl_command_queue q,
+	const icd_command_properties_khr *props, cl_mem src, cl_mem image,
+	size_t src_offset, const size_t *dst_origin, const size_t *region,
+	ICD_CB_TAIL)
+{
+	return record_image_buffer(cb, q, props, image, src, dst_origin,
+				   region, src_offset, false, num_sync_points,
+				   sync_points, sync_point, mutable_handle);
+}
+
+cl_int CL_API_CALL icd_clCommandCopyImageToBufferKHR(
+	cl_command_buffer_khr cb, cl_command_queue q,
+	const icd_command_properties_khr *props, cl_mem image, cl_mem dst,
+	const size_t *src_origin, const size_t *region, size_t dst_offset,
+	ICD_CB_TAIL)
+{
+	return record_image_buffer(cb, q, props, image, dst, src_origin,
+				   region, dst_offset, true, num_sync_points,
+				   sync_points, sync_point, mutable_handle);
 }
 
 cl_int CL_API_CALL icd_clCommandCopyImageKHR(
@@ -748,38 +738,12 @@ cl_int CL_API_CALL icd_clCommandCopyImageKHR(
 			 mutable_handle);
 	if (r != CL_SUCCESS)
 		return r;
-	r = check_image(cb, src);
-	if (r == CL_SUCCESS)
-		r = check_image(cb, dst);
+	r = check_copy(cb, src, true, dst, true);
 	if (r == CL_SUCCESS)
 		r = icd_image_copy_prepare(cb->queue->dev, src, dst,
 					   src_origin, dst_origin, region, &c);
-	return image_record(cb, r, c, icd_rect_run, icd_rect_free,
-			    num_sync_points, sync_points, sync_point);
-}
-
-cl_int CL_API_CALL icd_clCommandCopyImageToBufferKHR(
-	cl_command_buffer_khr cb, cl_command_queue q,
-	const icd_command_properties_khr *props, cl_mem image, cl_mem dst,
-	const size_t *src_origin, const size_t *region, size_t dst_offset,
-	ICD_CB_TAIL)
-{
-	struct icd_rect_cmd *c = NULL;
-	cl_int r;
-
-	r = record_begin(cb, q, props, num_sync_points, sync_points,
-			 mutable_handle);
-	if (r != CL_SUCCESS)
-		return r;
-	r = check_image(cb, image);
-	if (r == CL_SUCCESS)
-		r = check_mem(cb, dst);
-	if (r == CL_SUCCESS)
-		r = icd_image_buffer_prepare(cb->queue->dev, image, dst,
-					     src_origin, region, dst_offset,
-					     true, &c);
-	return image_record(cb, r, c, icd_rect_run, icd_rect_free,
-			    num_sync_points, sync_points, sync_point);
+	return record_host_fn(cb, r, c, icd_rect_run, icd_rect_free,
+			      num_sync_points, sync_points, sync_point);
 }
 
 cl_int CL_API_CALL icd_clCommandFillImageKHR(
@@ -795,10 +759,11 @@ cl_int CL_API_CALL icd_clCommandFillImageKHR(
 			 mutable_handle);
 	if (r != CL_SUCCESS)
 		return r;
-	r = check_image(cb, image);
+	r = check_object(cb, image, true);
 	if (r == CL_SUCCESS)
 		r = icd_image_fill_prepare(cb->queue->dev, image, color, origin,
 					   region, &c);
-	return image_record(cb, r, c, icd_image_fill_run, icd_image_fill_free,
-			    num_sync_points, sync_points, sync_point);
+	return record_host_fn(cb, r, c, icd_image_fill_run,
+			      icd_image_fill_free, num_sync_points,
+			      sync_points, sync_point);
 }

@@ -49,6 +49,28 @@ void icd_wait_fini(struct icd_wait *w)
 	w->n = 0;
 }
 
+cl_int icd_enqueue_host_fn(cl_command_queue q, cl_command_type type,
+			   int (*run)(void *), void *c,
+			   void (*free_fn)(void *), cl_bool blocking,
+			   cl_uint n, const cl_event *list, cl_event *event)
+{
+	struct accel_fence *fence = NULL;
+	struct icd_wait w;
+	cl_int r;
+	int e;
+
+	r = icd_wait_init(q, n, list, &w);
+	if (r != CL_SUCCESS) {
+		free_fn(c);
+		return r;
+	}
+	e = accel_queue_host_fn(q->q, run, c, free_fn, w.n, w.fences, &fence);
+	icd_wait_fini(&w);
+	if (e < 0)
+		return icd_error(e);
+	return icd_enqueue_done(q, type, fence, blocking, event);
+}
+
 cl_int icd_enqueue_done(cl_command_queue q, cl_command_type type,
 			struct accel_fence *fence, bool blocking,
 			cl_event *event)

@@ -172,21 +172,9 @@ static cl_int image_rw(cl_command_queue q, cl_mem m, bool read,
 	if (!c)
 		return CL_OUT_OF_HOST_MEMORY;
 	memcpy(c->region, bregion, sizeof(c->region));
-	if (read) {
-		c->src_buf = accel_buffer_ref(m->buf);
-		c->src = ibox;
-		c->src_start = is;
-		c->src_end = ie;
-		c->dst_host = ptr;
-		c->dst = hbox;
-	} else {
-		c->dst_buf = accel_buffer_ref(m->buf);
-		c->dst = ibox;
-		c->dst_start = is;
-		c->dst_end = ie;
-		c->src_host = ptr;
-		c->src = hbox;
-	}
+	c->src = read ? ibox : hbox;
+	c->dst = read ? hbox : ibox;
+	icd_rect_host_ends(c, read, m->buf, is, ie, ptr);
 	return icd_rect_submit(q, c, read ? CL_COMMAND_READ_IMAGE :
 					    CL_COMMAND_WRITE_IMAGE,
 			       blocking, n, list, event);
@@ -211,37 +199,6 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image,
 {
 	return image_rw(q, image, false, blocking, origin, region, row_pitch,
 			slice_pitch, (void *)ptr, n, list, event);
-}
-
-/* Overlapping boxes of objects that share memory: CL_MEM_COPY_OVERLAP. */
-static bool copy_overlaps(cl_mem src, cl_mem dst, const struct icd_rect_cmd *c)
-{
-	struct icd_rect_cmd abs;
-
-	if (icd_mem_root(src) != icd_mem_root(dst))
-		return false;
-	abs = *c;
-	abs.src_start += icd_mem_root_offset(src);
-	abs.src_end += icd_mem_root_offset(src);
-	abs.dst_start += icd_mem_root_offset(dst);
-	abs.dst_end += icd_mem_root_offset(dst);
-	abs.src.origin[0] += icd_mem_root_offset(src);
-	abs.dst.origin[0] += icd_mem_root_offset(dst);
-	return icd_rect_overlap(&abs);
-}
-
-/* Hand out @p c holding both buffers, or free it with an error. */
-static cl_int copy_finish(cl_mem src, cl_mem dst, struct icd_rect_cmd *c,
-			  struct icd_rect_cmd **ret)
-{
-	if (copy_overlaps(src, dst, c)) {
-		free(c);
-		return CL_MEM_COPY_OVERLAP;
-	}
-	c->src_buf = accel_buffer_ref(src->buf);
-	c->dst_buf = accel_buffer_ref(dst->buf);
-	*ret = c;
-	return CL_SUCCESS;
 }
 
 cl_int icd_image_copy_prepare(cl_device_id dev, cl_mem src, cl_mem dst,
@@ -272,7 +229,7 @@ cl_int icd_image_copy_prepare(cl_device_id dev, cl_mem src, cl_mem dst,
 		free(c);
 		return r;
 	}
-	return copy_finish(src, dst, c, ret);
+	return icd_rect_copy_finish(src, dst, c, ret);
 }
 
 cl_int icd_image_buffer_prepare(cl_device_id dev, cl_mem image, cl_mem buf,
@@ -309,8 +266,8 @@ cl_int icd_image_buffer_prepare(cl_device_id dev, cl_mem image, cl_mem buf,
 		free(c);
 		return r;
 	}
-	return to_buffer ? copy_finish(image, buf, c, ret) :
-			   copy_finish(buf, image, c, ret);
+	return to_buffer ? icd_rect_copy_finish(image, buf, c, ret) :
+			   icd_rect_copy_finish(buf, image, c, ret);
 }
 
 cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src,
@@ -334,24 +291,36 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src,
 			       event);
 }
 
+/* A copy between @p image and buffer @p buf, the image checked first. */
+static cl_int image_buffer_copy(cl_command_queue q, cl_mem image, cl_mem buf,
+				const size_t *origin, const size_t *region,
+				size_t offset, bool to_buffer, cl_uint n,
+				const cl_event *list, cl_event *event)
+{
+	struct icd_rect_cmd *c;
+	cl_int r;
+
+	r = check_queue_image(q, image);
+	if (r == CL_SUCCESS)
+		r = check_queue_buffer(q, buf);
+	if (r == CL_SUCCESS)
+		r = icd_image_buffer_prepare(q->dev, image, buf, origin, region,
+					     offset, to_buffer, &c);
+	if (r != CL_SUCCESS)
+		return r;
+	return icd_rect_submit(q, c,
+			       to_buffer ? CL_COMMAND_COPY_IMAGE_TO_BUFFER :
+					   CL_COMMAND_COPY_BUFFER_TO_IMAGE,
+			       false, n, list, event);
+}
+
 cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
 	cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
 	const size_t *region, size_t dst_offset, cl_uint n,
 	const cl_event *list, cl_event *event)
 {
-	struct icd_rect_cmd *c;
-	cl_int r;
-
-	r = check_queue_image(q, src);
-	if (r == CL_SUCCESS)
-		r = check_queue_buffer(q, dst);
-	if (r == CL_SUCCESS)
-		r = icd_image_buffer_prepare(q->dev, src, dst, src_origin,
-					     region, dst_offset, true, &c);
-	if (r != CL_SUCCESS)
-		return r;
-	return icd_rect_submit(q, c, CL_COMMAND_COPY_IMAGE_TO_BUFFER, false,
-			       n, list, event);
+	return image_buffer_copy(q, src, dst, src_origin, region, dst_offset,
+				 true, n, list, event);
 }
 
 cl_int CL_API_CALL clEnqueueCopyBufferToImage(
@@ -359,19 +328,8 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(
 	const size_t *dst_origin, const size_t *region, cl_uint n,
 	const cl_event *list, cl_event *event)
 {
-	struct icd_rect_cmd *c;
-	cl_int r;
-
-	r = check_queue_image(q, dst);
-	if (r == CL_SUCCESS)
-		r = check_queue_buffer(q, src);
-	if (r == CL_SUCCESS)
-		r = icd_image_buffer_prepare(q->dev, dst, src, dst_origin,
-					     region, src_offset, false, &c);
-	if (r != CL_SUCCESS)
-		return r;
-	return icd_rect_submit(q, c, CL_COMMAND_COPY_BUFFER_TO_IMAGE, false,
-			       n, list, event);
+	return image_buffer_copy(q, dst, src, dst_origin, region, src_offset,
+				 false, n, list, event);
 }
 
 /* ---- fill ---------------------------------------------------------------- */
@@ -453,11 +411,8 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image,
 				      const size_t *region, cl_uint n,
 				      const cl_event *list, cl_event *event)
 {
-	struct accel_fence *fence = NULL;
-	struct icd_wait w;
 	void *c;
 	cl_int r;
-	int e;
 
 	r = check_queue_image(q, image);
 	if (r == CL_SUCCESS)
@@ -465,17 +420,9 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image,
 					   &c);
 	if (r != CL_SUCCESS)
 		return r;
-	r = icd_wait_init(q, n, list, &w);
-	if (r != CL_SUCCESS) {
-		icd_image_fill_free(c);
-		return r;
-	}
-	e = accel_queue_host_fn(q->q, icd_image_fill_run, c,
-				icd_image_fill_free, w.n, w.fences, &fence);
-	icd_wait_fini(&w);
-	if (e < 0)
-		return icd_error(e);
-	return icd_enqueue_done(q, CL_COMMAND_FILL_IMAGE, fence, false, event);
+	return icd_enqueue_host_fn(q, CL_COMMAND_FILL_IMAGE,
+				   icd_image_fill_run, c, icd_image_fill_free,
+				   false, n, list, event);
 }
 
 /* ---- map ----------------------------------------------------------------- */

@@ -447,17 +447,7 @@ static cl_int rect_transfer(cl_command_queue q, cl_mem m, bool read,
 		return CL_INVALID_OPERATION;
 	}
 	memcpy(c->region, region, sizeof(c->region));
-	if (read) {
-		c->src_buf = accel_buffer_ref(m->buf);
-		c->src_start = bs;
-		c->src_end = be;
-		c->dst_host = ptr;
-	} else {
-		c->dst_buf = accel_buffer_ref(m->buf);
-		c->dst_start = bs;
-		c->dst_end = be;
-		c->src_host = ptr;
-	}
+	icd_rect_host_ends(c, read, m->buf, bs, be, ptr);
 	return icd_rect_submit(q, c, read ? CL_COMMAND_READ_BUFFER_RECT :
 					CL_COMMAND_WRITE_BUFFER_RECT,
 			   blocking, n, list, event);
@@ -495,7 +485,7 @@ cl_int icd_copy_rect_prepare(cl_mem src, cl_mem dst, const size_t *src_origin,
 			     const size_t *dst_origin, const size_t *region,
 			     size_t src_row_pitch, size_t src_slice_pitch,
 			     size_t dst_row_pitch, size_t dst_slice_pitch,
-			     void **ret)
+			     struct icd_rect_cmd **ret)
 {
 	struct icd_rect_cmd *c;
 
@@ -519,25 +509,7 @@ cl_int icd_copy_rect_prepare(cl_mem src, cl_mem dst, const size_t *src_origin,
 		return CL_INVALID_VALUE;
 	}
 	memcpy(c->region, region, sizeof(c->region));
-	if (icd_mem_root(src) == icd_mem_root(dst)) {
-		struct icd_rect_cmd abs = *c;
-
-		abs.src_start += icd_mem_root_offset(src);
-		abs.src_end += icd_mem_root_offset(src);
-		abs.dst_start += icd_mem_root_offset(dst);
-		abs.dst_end += icd_mem_root_offset(dst);
-		abs.src.origin[0] += icd_mem_root_offset(src);
-		abs.dst.origin[0] += icd_mem_root_offset(dst);
-		if (icd_rect_overlap(&abs)) {
-			free(c);
-			return CL_MEM_COPY_OVERLAP;
-		}
-	}
-	/* the command keeps the buffers until it is freed */
-	c->src_buf = accel_buffer_ref(src->buf);
-	c->dst_buf = accel_buffer_ref(dst->buf);
-	*ret = c;
-	return CL_SUCCESS;
+	return icd_rect_copy_finish(src, dst, c, ret);
 }
 
 cl_int CL_API_CALL clEnqueueCopyBufferRect(
@@ -546,11 +518,8 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
 	size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
 	cl_uint n, const cl_event *list, cl_event *event)
 {
-	struct accel_fence *fence = NULL;
-	struct icd_wait w;
-	void *c;
+	struct icd_rect_cmd *c;
 	cl_int r;
-	int e;
 
 	r = check_queue_mem(q, src);
 	if (r == CL_SUCCESS)
@@ -562,18 +531,8 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
 					  dst_slice_pitch, &c);
 	if (r != CL_SUCCESS)
 		return r;
-	r = icd_wait_init(q, n, list, &w);
-	if (r != CL_SUCCESS) {
-		icd_rect_free(c);
-		return r;
-	}
-	e = accel_queue_host_fn(q->q, icd_rect_run, c, icd_rect_free, w.n,
-				w.fences, &fence);
-	icd_wait_fini(&w);
-	if (e < 0)
-		return icd_error(e);
-	return icd_enqueue_done(q, CL_COMMAND_COPY_BUFFER_RECT, fence, false,
-				event);
+	return icd_rect_submit(q, c, CL_COMMAND_COPY_BUFFER_RECT, false, n,
+			       list, event);
 }
 
 /* ---- migration ----------------------------------------------------------- */

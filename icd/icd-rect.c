@@ -118,24 +118,52 @@ bool icd_rect_overlap(const struct icd_rect_cmd *c)
 	return false;
 }
 
+cl_int icd_rect_copy_finish(cl_mem src, cl_mem dst, struct icd_rect_cmd *c,
+			    struct icd_rect_cmd **ret)
+{
+	if (icd_mem_root(src) == icd_mem_root(dst)) {
+		/* the boxes as offsets in the one buffer both share */
+		struct icd_rect_cmd abs = *c;
+
+		abs.src_start += icd_mem_root_offset(src);
+		abs.src_end += icd_mem_root_offset(src);
+		abs.dst_start += icd_mem_root_offset(dst);
+		abs.dst_end += icd_mem_root_offset(dst);
+		abs.src.origin[0] += icd_mem_root_offset(src);
+		abs.dst.origin[0] += icd_mem_root_offset(dst);
+		if (icd_rect_overlap(&abs)) {
+			free(c);
+			return CL_MEM_COPY_OVERLAP;
+		}
+	}
+	/* the command keeps the buffers until it is freed */
+	c->src_buf = accel_buffer_ref(src->buf);
+	c->dst_buf = accel_buffer_ref(dst->buf);
+	*ret = c;
+	return CL_SUCCESS;
+}
+
+void icd_rect_host_ends(struct icd_rect_cmd *c, bool read,
+			struct accel_buffer *buf, size_t start, size_t end,
+			void *ptr)
+{
+	if (read) {
+		c->src_buf = accel_buffer_ref(buf);
+		c->src_start = start;
+		c->src_end = end;
+		c->dst_host = ptr;
+	} else {
+		c->dst_buf = accel_buffer_ref(buf);
+		c->dst_start = start;
+		c->dst_end = end;
+		c->src_host = ptr;
+	}
+}
+
 cl_int icd_rect_submit(cl_command_queue q, struct icd_rect_cmd *c,
 		       cl_command_type type, cl_bool blocking, cl_uint n,
 		       const cl_event *list, cl_event *event)
 {
-	struct accel_fence *fence = NULL;
-	struct icd_wait w;
-	cl_int r;
-	int e;
-
-	r = icd_wait_init(q, n, list, &w);
-	if (r != CL_SUCCESS) {
-		icd_rect_free(c);
-		return r;
-	}
-	e = accel_queue_host_fn(q->q, icd_rect_run, c, icd_rect_free, w.n,
-				w.fences, &fence);
-	icd_wait_fini(&w);
-	if (e < 0)
-		return icd_error(e);
-	return icd_enqueue_done(q, type, fence, blocking, event);
+	return icd_enqueue_host_fn(q, type, icd_rect_run, c, icd_rect_free,
+				   blocking, n, list, event);
 }

@@ -420,6 +420,20 @@ int icd_rect_run(void *c);
 void icd_rect_free(void *c);
 /* Do source and destination (offsets in one buffer) share a byte? */
 bool icd_rect_overlap(const struct icd_rect_cmd *c);
+/*
+ * Finish a copy between @p src and @p dst whose boxes @p c holds: refuse
+ * boxes that share memory (CL_MEM_COPY_OVERLAP, freeing @p c), else hand
+ * @p c out holding both buffers.
+ */
+cl_int icd_rect_copy_finish(cl_mem src, cl_mem dst, struct icd_rect_cmd *c,
+			    struct icd_rect_cmd **ret);
+/*
+ * The ends of a read (buffer to host) or a write: bytes [start, end) of
+ * @p buf, held, and host memory @p ptr; the boxes are the caller's.
+ */
+void icd_rect_host_ends(struct icd_rect_cmd *c, bool read,
+			struct accel_buffer *buf, size_t start, size_t end,
+			void *ptr);
 /* Run @p c as a command of @p q (consumes @p c). */
 cl_int icd_rect_submit(cl_command_queue q, struct icd_rect_cmd *c,
 		       cl_command_type type, cl_bool blocking, cl_uint n,
@@ -437,7 +451,7 @@ cl_int icd_copy_rect_prepare(cl_mem src, cl_mem dst, const size_t *src_origin,
 			     const size_t *dst_origin, const size_t *region,
 			     size_t src_row_pitch, size_t src_slice_pitch,
 			     size_t dst_row_pitch, size_t dst_slice_pitch,
-			     void **ret);
+			     struct icd_rect_cmd **ret);
 /* Errors of submitting a buffer command, as CL codes. */
 cl_int icd_buffer_submit_error(int e);
 /*
@@ -519,10 +533,6 @@ cl_int icd_wait_init(cl_command_queue q, cl_uint n, const cl_event *list,
 		     struct icd_wait *w);
 void icd_wait_fini(struct icd_wait *w);
 /*
- * Finish an enqueue: hand out the event if wanted, wait if blocking.
- * Consumes @p fence (may be NULL only when the submission failed).
- */
-/*
  * A marker (type CL_COMMAND_MARKER, _BARRIER or another command that only
  * orders) after @p list; an empty list on an out-of-order queue waits for
  * every command before it (cl-enqueue.c).
@@ -531,8 +541,17 @@ cl_int icd_enqueue_marker(cl_command_queue q, cl_uint n,
 			  const cl_event *list, cl_event *event,
 			  cl_command_type type);
 
+/*
+ * Finish an enqueue: hand out the event if wanted, wait if blocking.
+ * Consumes @p fence (may be NULL only when the submission failed).
+ */
 cl_int icd_enqueue_done(cl_command_queue q, cl_command_type type,
 			struct accel_fence *fence, bool blocking,
 			cl_event *event);
+/* Run @p run(@p c) as a command of @p q; consumes @p c (@p free_fn). */
+cl_int icd_enqueue_host_fn(cl_command_queue q, cl_command_type type,
+			   int (*run)(void *), void *c,
+			   void (*free_fn)(void *), cl_bool blocking,
+			   cl_uint n, const cl_event *list, cl_event *event);
 
 #endif /* ACCEL_ICD_H */
