@@ -23,6 +23,8 @@ void icd_cb_load(cl_platform_id platform, struct icd_cb_fns *cb)
 	GET(copy, "clCommandCopyBufferKHR");
 	GET(copy_rect, "clCommandCopyBufferRectKHR");
 	GET(copy_image, "clCommandCopyImageKHR");
+	GET(image_to_buffer, "clCommandCopyImageToBufferKHR");
+	GET(fill_image, "clCommandFillImageKHR");
 	GET(fill, "clCommandFillBufferKHR");
 	GET(ndrange, "clCommandNDRangeKernelKHR");
 	GET(svm_memcpy, "clCommandSVMMemcpyKHR");

@@ -42,6 +42,15 @@ struct icd_cb_fns {
 					cl_command_queue, const cmd_props *,
 					cl_mem, cl_mem, const size_t *,
 					const size_t *, const size_t *, TAIL);
+	cl_int(CL_API_CALL *image_to_buffer)(cl_command_buffer_khr,
+					     cl_command_queue,
+					     const cmd_props *, cl_mem, cl_mem,
+					     const size_t *, const size_t *,
+					     size_t, TAIL);
+	cl_int(CL_API_CALL *fill_image)(cl_command_buffer_khr,
+					cl_command_queue, const cmd_props *,
+					cl_mem, const void *, const size_t *,
+					const size_t *, TAIL);
 	cl_int(CL_API_CALL *fill)(cl_command_buffer_khr, cl_command_queue,
 				  const cmd_props *, cl_mem, const void *,
 				  size_t, size_t, size_t, TAIL);
@@ -59,6 +68,22 @@ struct icd_cb_fns {
 				    const cl_uint *, const void **);
 	cl_int(CL_API_CALL *cmd_info)(cl_mutable_command_khr, cl_uint, size_t,
 				      void *, size_t *);
+};
+
+/* A mutable-dispatch config as 0.9.2 and later define it: no type, next
+ * (Debian's struct has them). */
+struct icd_mutable_config {
+	cl_mutable_command_khr command;
+	cl_uint num_args;
+	cl_uint num_svm_args;
+	cl_uint num_exec_infos;
+	cl_uint work_dim;
+	const cl_mutable_dispatch_arg_khr *arg_list;
+	const cl_mutable_dispatch_arg_khr *arg_svm_list;
+	const cl_mutable_dispatch_exec_info_khr *exec_info_list;
+	const size_t *global_work_offset;
+	const size_t *global_work_size;
+	const size_t *local_work_size;
 };
 
 /* Every function of both extensions, from @platform (fails the test if

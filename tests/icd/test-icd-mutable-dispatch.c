@@ -17,21 +17,6 @@
 
 #include "icd-command-buffer.h"
 
-/* 0.9.2 and later: no type and next (Debian's struct has them) */
-struct config {
-	cl_mutable_command_khr command;
-	cl_uint num_args;
-	cl_uint num_svm_args;
-	cl_uint num_exec_infos;
-	cl_uint work_dim;
-	const cl_mutable_dispatch_arg_khr *arg_list;
-	const cl_mutable_dispatch_arg_khr *arg_svm_list;
-	const cl_mutable_dispatch_exec_info_khr *exec_info_list;
-	const size_t *global_work_offset;
-	const size_t *global_work_size;
-	const size_t *local_work_size;
-};
-
 /* values of 0.9.5 Debian's headers lack or have otherwise */
 #define CONFIG_TYPE 0 /* CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR */
 #define PROPERTIES_ARRAY 0x12A2 /* CL_MUTABLE_COMMAND_PROPERTIES_ARRAY_KHR */
@@ -106,7 +91,8 @@ static void expect(cl_command_queue q, cl_mem m, size_t n, cl_int want)
 }
 
 /* One config of one update call. */
-static cl_int update1(cl_command_buffer_khr b, const struct config *c)
+static cl_int update1(cl_command_buffer_khr b,
+		      const struct icd_mutable_config *c)
 {
 	cl_uint type = CONFIG_TYPE;
 	const void *configs[1] = { c };
@@ -262,7 +248,7 @@ static void test_info(void **state)
 	cl_command_type type = 0;
 	cl_uint dim = 0;
 	cl_int one = 1;
-	struct config c = { 0 };
+	struct icd_mutable_config c = { 0 };
 
 	load(env);
 	CL_OK(clSetKernelArg(k, 0, sizeof(buf), &buf));
@@ -359,7 +345,7 @@ static void test_update_errors(void **state)
 	cl_mutable_dispatch_arg_khr bad_mem = { 0, sizeof(cl_mem), &k };
 	cl_mutable_dispatch_exec_info_khr info = { 0x4242, 0, NULL };
 	cl_uint type = CONFIG_TYPE, bad_type = 1;
-	struct config c = { 0 }, good = { 0 };
+	struct icd_mutable_config c = { 0 }, good = { 0 };
 	const void *configs[2] = { &c, &c };
 
 	load(env);
@@ -513,7 +499,7 @@ static void test_updates_over_enqueues(void **state)
 	cl_mutable_dispatch_arg_khr args[2] = {
 		{ 0, sizeof(cl_mem), &b2 }, { 1, sizeof(v), &v }
 	};
-	struct config c = { 0 }, cw = { 0 };
+	struct icd_mutable_config c = { 0 }, cw = { 0 };
 	const void *configs[2] = { &c, &cw };
 	cl_uint types[2] = { CONFIG_TYPE, CONFIG_TYPE };
 	size_t new_global = 16, new_offset = 4, new_local = 2;
@@ -587,7 +573,7 @@ static void test_update_while_pending(void **state)
 	cl_mutable_dispatch_arg_khr args[2] = {
 		{ 0, sizeof(cl_mem), &b2 }, { 1, sizeof(v), &v }
 	};
-	struct config c = { 0 };
+	struct icd_mutable_config c = { 0 };
 
 	load(env);
 	CL_OK(clFinish(env->queue));
@@ -637,7 +623,7 @@ static void test_deferred_arguments(void **state)
 	cl_int v = 6;
 	cl_mutable_dispatch_arg_khr mem = { 0, sizeof(cl_mem), &a };
 	cl_mutable_dispatch_arg_khr val = { 1, sizeof(v), &v };
-	struct config c = { 0 };
+	struct icd_mutable_config c = { 0 };
 
 	load(env);
 	/* not mutable, or arguments not updatable: they must be set */
@@ -708,7 +694,7 @@ static void test_svm_arguments(void **state)
 		CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof(void *), NULL
 	};
 	cl_mutable_dispatch_exec_info_khr bad = { 0x4242, 0, NULL };
-	struct config cfg = { 0 };
+	struct icd_mutable_config cfg = { 0 };
 
 	clGetDeviceInfo(env->device, CL_DEVICE_SVM_CAPABILITIES, sizeof(svm),
 			&svm, NULL);
