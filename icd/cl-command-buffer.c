@@ -374,7 +374,7 @@ static cl_int record_begin(cl_command_buffer_khr cb, cl_command_queue q,
 	return CL_SUCCESS;
 }
 
-/* Unlock; a libaccel error @p e (0 for none) becomes the CL error. */
+/* Unlock; hand out the sync point when @p r is CL_SUCCESS. */
 static cl_int record_end(cl_command_buffer_khr cb, cl_int r, uint32_t point,
 			 cl_sync_point_khr *sync_point)
 {
