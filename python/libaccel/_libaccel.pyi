@@ -2,7 +2,7 @@
 """Type stubs of libaccel's extension module (see docs/python.md)."""
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias, final
+from typing import Any, ClassVar, TypeAlias, final
 
 # any buffer-protocol object (PEP 688's Buffer, which Debian 12's
 # typing tools lack)
@@ -10,6 +10,7 @@ _BufferLike: TypeAlias = Any
 
 _Sizes: TypeAlias = int | Sequence[int]
 _Fd: TypeAlias = int | Any  # an int or an object with fileno()
+_ImageEnum: TypeAlias = str | int  # "2d", "RGBA", "unorm_int8" or the value
 _DType: TypeAlias = str | type | Any  # "float32", numpy/torch dtypes
 
 BUFFER_READ_ONLY: int
@@ -39,6 +40,17 @@ DEVICE_CAP_USER_PTR: int
 DEVICE_CAP_FP16: int
 DEVICE_CAP_IL: int
 DEVICE_CAP_HOST_SVM: int
+DEVICE_CAP_IMAGES: int
+IMAGE_ACCESS_READ: int
+IMAGE_ACCESS_WRITE: int
+SAMPLER_NORMALIZED_COORDS: int
+SAMPLER_ADDRESS_NONE: int
+SAMPLER_ADDRESS_CLAMP_TO_EDGE: int
+SAMPLER_ADDRESS_CLAMP: int
+SAMPLER_ADDRESS_REPEAT: int
+SAMPLER_ADDRESS_MIRRORED_REPEAT: int
+SAMPLER_FILTER_NEAREST: int
+SAMPLER_FILTER_LINEAR: int
 FENCE_TIME_QUEUED: int
 FENCE_TIME_SUBMITTED: int
 FENCE_TIME_STARTED: int
@@ -102,6 +114,9 @@ class Device:
     syspath: str
     code_target: str
     compiler: str
+    def image_formats(self, type: _ImageEnum = "2d",
+                      access: _ImageEnum = "read") -> list[
+                          tuple[str | int, str | int]]: ...
     built_in_kernels: list[str]
     max_work_item_sizes: tuple[int, int, int]
     present: bool
@@ -169,6 +184,65 @@ class Kernel:
     arg_info: list[dict[str, Any]]
     def set_arg(self, index: int, value: Any, /) -> None: ...
     def set_args(self, *values: Any) -> None: ...
+
+@final
+class ImageLayout:
+    def __init__(self, type: _ImageEnum, channel_order: _ImageEnum,
+                 channel_type: _ImageEnum, width: int, height: int = 0,
+                 depth: int = 0, array_size: int = 0, row_pitch: int = 0,
+                 slice_pitch: int = 0, offset: int = 0) -> None: ...
+    @classmethod
+    def from_drm(cls, fourcc: int | str, modifier: int, width: int,
+                 height: int, pitch: int, offset: int = 0) -> ImageLayout: ...
+    def resolve(self, device: Device, /) -> tuple[ImageLayout, int]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+    @property
+    def type(self) -> int: ...
+    @property
+    def channel_order(self) -> int: ...
+    @property
+    def channel_type(self) -> int: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def array_size(self) -> int: ...
+    @property
+    def row_pitch(self) -> int: ...
+    @property
+    def slice_pitch(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def texel_size(self) -> int: ...
+
+@final
+class Image:
+    def __init__(self, buffer: Buffer, layout: ImageLayout) -> None: ...
+    @property
+    def buffer(self) -> Buffer: ...
+    @property
+    def layout(self) -> ImageLayout: ...
+
+@final
+class Sampler:
+    def __init__(self, normalized: bool = False,
+                 address: str = "clamp_to_edge",
+                 filter: str = "nearest") -> None: ...
+    @property
+    def bits(self) -> int: ...
+    @property
+    def normalized(self) -> bool: ...
+    @property
+    def address(self) -> str: ...
+    @property
+    def filter(self) -> str: ...
+    def __int__(self) -> int: ...
+    def __index__(self) -> int: ...
 
 @final
 class Fence:

@@ -195,7 +195,17 @@ static PyObject *device_new(PyTypeObject *tp, PyObject *a, PyObject *k)
 		"%s: devices come from Context.devices", tp->tp_name);
 }
 
+static PyMethodDef device_methods[] = {
+	{ "image_formats", (PyCFunction)(void (*)(void))pa_device_image_formats,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "image_formats(type='2d', access='read') -> list of (channel_order, "
+	  "channel_type): the image formats supported (names, or ints for "
+	  "values without one); access 'read', 'write' or 'read_write'" },
+	{ NULL, NULL, 0, NULL },
+};
+
 static PyType_Slot device_slots[] = {
+	{ Py_tp_methods, device_methods },
 	{ Py_tp_new, device_new },
 	{ Py_tp_dealloc, device_dealloc },
 	{ Py_tp_getset, device_getset },

@@ -130,6 +130,12 @@ static int mod_exec(PyObject *m)
 		C(DEVICE_CAP_BUILT_IN_KERNELS), C(DEVICE_CAP_FP64),
 		C(DEVICE_CAP_HOST_UNIFIED_MEMORY), C(DEVICE_CAP_USER_PTR),
 		C(DEVICE_CAP_FP16), C(DEVICE_CAP_IL), C(DEVICE_CAP_HOST_SVM),
+		C(DEVICE_CAP_IMAGES),
+		C(IMAGE_ACCESS_READ), C(IMAGE_ACCESS_WRITE),
+		C(SAMPLER_NORMALIZED_COORDS), C(SAMPLER_ADDRESS_NONE),
+		C(SAMPLER_ADDRESS_CLAMP_TO_EDGE), C(SAMPLER_ADDRESS_CLAMP),
+		C(SAMPLER_ADDRESS_REPEAT), C(SAMPLER_ADDRESS_MIRRORED_REPEAT),
+		C(SAMPLER_FILTER_NEAREST), C(SAMPLER_FILTER_LINEAR),
 		C(FENCE_TIME_QUEUED), C(FENCE_TIME_SUBMITTED),
 		C(FENCE_TIME_STARTED), C(FENCE_TIME_ENDED),
 #undef C
@@ -158,7 +164,10 @@ static int mod_exec(PyObject *m)
 	    add_type(m, &pa_program_spec, &st->Program, NULL) < 0 ||
 	    add_type(m, &pa_kernel_spec, &st->Kernel, NULL) < 0 ||
 	    add_type(m, &pa_queue_spec, &st->Queue, NULL) < 0 ||
-	    add_type(m, &pa_fence_spec, &st->Fence, NULL) < 0)
+	    add_type(m, &pa_fence_spec, &st->Fence, NULL) < 0 ||
+	    add_type(m, &pa_image_layout_spec, &st->ImageLayout, NULL) < 0 ||
+	    add_type(m, &pa_image_spec, &st->Image, NULL) < 0 ||
+	    add_type(m, &pa_sampler_spec, &st->Sampler, NULL) < 0)
 		return -1;
 	if (PyModule_AddFunctions(m, pa_sync_file_methods) < 0)
 		return -1;
@@ -195,6 +204,9 @@ static int mod_traverse(PyObject *m, visitproc visit, void *arg)
 	Py_VISIT(st->Kernel);
 	Py_VISIT(st->Queue);
 	Py_VISIT(st->Fence);
+	Py_VISIT(st->ImageLayout);
+	Py_VISIT(st->Image);
+	Py_VISIT(st->Sampler);
 	Py_VISIT(st->default_context);
 	return 0;
 }
@@ -213,6 +225,9 @@ static int mod_clear(PyObject *m)
 	Py_CLEAR(st->Kernel);
 	Py_CLEAR(st->Queue);
 	Py_CLEAR(st->Fence);
+	Py_CLEAR(st->ImageLayout);
+	Py_CLEAR(st->Image);
+	Py_CLEAR(st->Sampler);
 	return 0;
 }
 

@@ -536,6 +536,36 @@ static int set_arg(struct pa_kernel *self, uint32_t index, PyObject *v)
 		Py_INCREF(keep);
 		break;
 	}
+	case ACCEL_KERNEL_ARG_IMAGE: {
+		struct accel_buffer *buf;
+		const struct accel_image_layout *layout;
+
+		if (pa_image_arg(st, v, &buf, &layout) < 0)
+			return -1;
+		r = accel_kernel_set_arg_image(self->kernel, index, buf,
+					       layout);
+		if (r < 0) {
+			pa_raise(st, r, "accel_kernel_set_arg_image");
+			return -1;
+		}
+		/* the Image or the tuple: it holds the Buffer */
+		keep = v;
+		Py_INCREF(keep);
+		break;
+	}
+	case ACCEL_KERNEL_ARG_SAMPLER: {
+		uint32_t bits;
+
+		if (pa_sampler_arg(st, v, &bits) < 0)
+			return -1;
+		r = accel_kernel_set_arg_sampler(self->kernel, index, bits);
+		if (r < 0) {
+			pa_raise(st, r, "accel_kernel_set_arg_sampler");
+			return -1;
+		}
+		Py_INCREF(keep);
+		break;
+	}
 	default:
 		PyErr_Format(PyExc_TypeError, "argument %u: unknown kind %u",
 			     index, d.kind);
@@ -577,7 +607,8 @@ static PyObject *kernel_arg_info(PyObject *o, void *c)
 	struct pa_kernel *self = (struct pa_kernel *)o;
 	Py_ssize_t n = PyList_GET_SIZE(self->args);
 	PyObject *list = PyList_New(n);
-	static const char *kinds[] = { "?", "buffer", "value", "local" };
+	static const char *kinds[] = { "?", "buffer", "value", "local",
+				       "image", "sampler" };
 
 	(void)c;
 	for (Py_ssize_t i = 0; list && i < n; i++) {
@@ -585,11 +616,13 @@ static PyObject *kernel_arg_info(PyObject *o, void *c)
 		PyObject *item;
 
 		accel_kernel_get_arg_desc(self->kernel, (uint32_t)i, &d);
-		item = Py_BuildValue("{s:s,s:I,s:I,s:I,s:z,s:z}",
-			"kind", kinds[d.kind <= 3 ? d.kind : 0],
+		item = Py_BuildValue("{s:s,s:I,s:I,s:I,s:z,s:z,s:I,s:I}",
+			"kind", kinds[d.kind <= 5 ? d.kind : 0],
 			"size", d.size, "address_space", d.address_space,
 			"type_qualifiers", d.type_qualifiers,
-			"name", d.name, "type_name", d.type_name);
+			"name", d.name, "type_name", d.type_name,
+			"image_type", d.image_type,
+			"image_access", d.image_access);
 		if (!item) {
 			Py_CLEAR(list);
 			break;
@@ -622,7 +655,8 @@ static PyMethodDef kernel_methods[] = {
 	{ "set_arg", kernel_set_arg, METH_VARARGS,
 	  "set_arg(index, value): a Buffer, None or buffer-protocol object "
 	  "for a buffer argument; a number or bytes for a value; the size "
-	  "in bytes for a __local argument" },
+	  "in bytes for a __local argument; an Image or (Buffer, ImageLayout) "
+	  "for an image; a Sampler or ACCEL_SAMPLER_* bits for a sampler" },
 	{ "set_args", kernel_set_args, METH_VARARGS,
 	  "set_args(*values): every argument, in order" },
 	{ NULL, NULL, 0, NULL },

@@ -42,7 +42,7 @@ void pa_guard_close(struct pa_guard *g);
 struct pa_state {
 	PyObject *Error; /* libaccel.Error, an OSError */
 	PyTypeObject *Context, *Device, *Buffer, *Tensor, *Program, *Kernel,
-		*Queue, *Fence;
+		*Queue, *Fence, *ImageLayout, *Image, *Sampler;
 	PyObject *default_context; /* made on first need */
 	struct pa_guard *guard;
 };
@@ -166,7 +166,13 @@ extern PyMethodDef pa_sync_file_methods[];
 /* the type specs, one per file */
 extern PyType_Spec pa_context_spec, pa_device_spec, pa_buffer_spec,
 	pa_tensor_spec, pa_program_spec, pa_kernel_spec, pa_queue_spec,
-	pa_fence_spec;
+	pa_fence_spec, pa_image_layout_spec, pa_image_spec, pa_sampler_spec;
+
+/* image.c: image and sampler arguments (borrowed), Device.image_formats */
+int pa_image_arg(struct pa_state *st, PyObject *v, struct accel_buffer **buf,
+		 const struct accel_image_layout **layout);
+int pa_sampler_arg(struct pa_state *st, PyObject *v, uint32_t *bits);
+PyObject *pa_device_image_formats(PyObject *o, PyObject *args, PyObject *kw);
 
 /* dealloc helper for heap types */
 static inline void pa_free_self(PyObject *self)
