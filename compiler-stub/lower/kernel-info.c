@@ -191,6 +191,19 @@ static bool flushes_denormals(LLVMValueRef fn)
  * their enum accel_image_type; depth images are 2D ones of the DEPTH
  * channel order. Multi-sample images (cl_khr_gl_msaa_sharing) are not.
  */
+/*
+ * A multi-sample image type (image2d_msaa_t, image2d_array_msaa_depth_t,
+ * ...): by its whole name, as a user's type may start with "image" too
+ * ("struct image_info *").
+ */
+static bool msaa_image_type(const char *bt)
+{
+	size_t n = strlen(bt);
+
+	return !strncmp(bt, "image2d_", 8) && strstr(bt, "_msaa") &&
+	       n > 2 && !strcmp(bt + n - 2, "_t");
+}
+
 static bool image_type(const char *bt, uint32_t *type, uint32_t *flags)
 {
 	static const struct {
@@ -311,14 +324,13 @@ static int read_kernel(struct lower_state *st, LLVMValueRef fn,
 			a->alignment = 8;
 			continue;
 		}
-		if ((bt && (!strncmp(bt, "image", 5) ||
-			    !strncmp(bt, "queue_t", 7))) ||
+		if ((bt && (msaa_image_type(bt) || !strcmp(bt, "queue_t"))) ||
 		    (a->type_qualifiers & ACCELC_TYPE_PIPE)) {
 			strbuf_printf(st->log, "error: kernel '%s' argument "
 				      "'%s': %s are not supported\n",
 				      k->info.name, a->name,
 				      (a->type_qualifiers & ACCELC_TYPE_PIPE) ?
-				      "pipes" : !strncmp(bt, "queue_t", 7) ?
+				      "pipes" : !strcmp(bt, "queue_t") ?
 				      "device queues" : "multi-sample images");
 			r = -ENOEXEC;
 			goto out;

@@ -77,5 +77,6 @@ void test_arguments(void **state);
 void test_cl12(void **state);
 void test_spirv(void **state);
 void test_refused(void **state);
+void test_image_named_struct(void **state);
 
 #endif /* ACCELC_TEST_IMAGE_H */

@@ -170,3 +170,27 @@ void test_refused(void **state)
 			       "'x': pipes are not supported"));
 	accelc_result_free(res);
 }
+
+/* A user's type whose name starts with "image" is no image (the CTS's). */
+void test_image_named_struct(void **state)
+{
+	static const char src[] =
+		"typedef struct { int width; } image_kernel_data;\n"
+		"kernel void k(read_only image1d_t in,\n"
+		"	       global image_kernel_data *out)\n"
+		"{ out->width = get_image_width(in); }\n";
+	struct accelc_options o = { .struct_size = sizeof(o),
+				    .flags = ACCELC_FLAG_NO_CACHE };
+	const struct accelc_kernel_info *k;
+	struct accelc_result *res = NULL;
+
+	(void)state;
+	if (accelc_compile(&o, src, strlen(src), &res) < 0)
+		fail_msg("%s", res ? accelc_result_get_log(res) : "");
+	k = accelc_result_get_kernel(res, 0);
+	assert_non_null(k);
+	assert_int_equal(k->n_args, 2);
+	assert_int_equal(k->args[0].kind, ACCELC_ARG_IMAGE);
+	assert_int_equal(k->args[1].kind, ACCELC_ARG_BUFFER);
+	accelc_result_free(res);
+}

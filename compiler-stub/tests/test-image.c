@@ -235,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_cl12),
 		cmocka_unit_test(test_spirv),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_image_named_struct),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
