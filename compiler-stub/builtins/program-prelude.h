@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Declarations of builtins that clang 16's table (-fdeclare-opencl-
- * builtins) lacks: cl_intel_subgroups and cl_intel_subgroups_short. The
+ * What clang 16's headers lack: CLK_UNORM_INT_101010_2 (OpenCL C 3.0's
+ * name of a channel type the device supports), and the declarations of
+ * builtins that its table (-fdeclare-opencl-builtins) lacks:
+ * cl_intel_subgroups and cl_intel_subgroups_short. The
  * device does not list them (their shuffles cost a work-group barrier
  * pair each here, icd/cl-device.c): a program that defines their macros
  * (-Dcl_intel_subgroups) gets them all the same.
@@ -92,6 +94,10 @@ __ACCELC_BLOCK(ushort, _us)
 #undef __ACCELC_SHUFFLES_VECS
 #undef __ACCELC_BLOCK
 #endif /* cl_intel_subgroups */
+
+#ifndef CLK_UNORM_INT_101010_2
+#define CLK_UNORM_INT_101010_2 0x10E0
+#endif
 
 #undef __ACCELC_OVL
 #endif /* __ACCELC_PROGRAM_PRELUDE_H */

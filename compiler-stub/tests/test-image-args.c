@@ -171,14 +171,19 @@ void test_refused(void **state)
 	accelc_result_free(res);
 }
 
-/* A user's type whose name starts with "image" is no image (the CTS's). */
+/*
+ * A user's type whose name starts with "image" is no image, and
+ * CLK_UNORM_INT_101010_2 is defined (both as the CTS's kernels have it).
+ */
 void test_image_named_struct(void **state)
 {
 	static const char src[] =
 		"typedef struct { int width; } image_kernel_data;\n"
 		"kernel void k(read_only image1d_t in,\n"
 		"	       global image_kernel_data *out)\n"
-		"{ out->width = get_image_width(in); }\n";
+		"{ out->width = get_image_width(in) +\n"
+		"	(get_image_channel_data_type(in) == CLK_UNORM_INT_101010_2);"
+		" }\n";
 	struct accelc_options o = { .struct_size = sizeof(o),
 				    .flags = ACCELC_FLAG_NO_CACHE };
 	const struct accelc_kernel_info *k;
