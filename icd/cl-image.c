@@ -122,8 +122,12 @@ static cl_int check_desc(const cl_image_desc *d, size_t ts, bool host)
 	} else if (t == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
 		return CL_INVALID_IMAGE_DESCRIPTOR;
 	}
-	/* a 2D image over a buffer's rows may say how far apart they are */
-	if (!host && !(mo && t == CL_MEM_OBJECT_IMAGE2D) && d->image_row_pitch)
+	/*
+	 * Without host memory only an image over a memory object may give a
+	 * row pitch: a 2D image's rows in a buffer, or the object's own
+	 * (checked against it; a 1D buffer image's row is its texels).
+	 */
+	if (!host && !mo && d->image_row_pitch)
 		return CL_INVALID_IMAGE_DESCRIPTOR;
 	if (!host && d->image_slice_pitch)
 		return CL_INVALID_IMAGE_DESCRIPTOR;

@@ -254,6 +254,18 @@ void test_from_buffer(void **state)
 	CL_OK(clGetMemObjectInfo(img, CL_MEM_FLAGS, sizeof(flags), &flags,
 				 NULL));
 	assert_true(flags & CL_MEM_READ_ONLY);
+	/* a row pitch over a buffer (the CTS gives one): checked, no more */
+	desc.image_row_pitch = sizeof(in);
+	img2 = clCreateImage(env->ctx, 0, &f, &desc, NULL, &err);
+	CL_OK(err);
+	CL_OK(clGetImageInfo(img2, CL_IMAGE_ROW_PITCH, sizeof(size), &size,
+			     NULL));
+	assert_int_equal(size, sizeof(in));
+	CL_OK(clReleaseMemObject(img2));
+	desc.image_row_pitch = sizeof(in) - 4;
+	assert_null(clCreateImage(env->ctx, 0, &f, &desc, NULL, &err));
+	assert_int_equal(err, CL_INVALID_IMAGE_DESCRIPTOR);
+	desc.image_row_pitch = 0;
 	/* the buffer may go first: the image holds it */
 	CL_OK(clReleaseMemObject(buf));
 	memset(out, 0, sizeof(out));
