@@ -45,9 +45,17 @@ accel_add_test(NAME refaccel-driver
 	LABELS kernel
 	TIMEOUT 120
 	LIBS PkgConfig::LIBDRM)
+# Removal with a file open and a job in flight, then bound again: last in
+# a batch, since the device may come back under another node number.
+accel_add_test(NAME refaccel-unplug
+	SOURCES test-refaccel-unplug.c
+	LABELS kernel
+	TIMEOUT 120
+	LIBS PkgConfig::LIBDRM)
 accel_add_kernel_test(NAME kernel-refaccel
 	COMMAND ${REFACCEL_LOAD}
 	COMMAND $<TARGET_FILE:refaccel-driver>
+	COMMAND $<TARGET_FILE:refaccel-unplug>
 	TIMEOUT 600)
 refaccel_requires(kernel-refaccel)
 
@@ -101,6 +109,7 @@ accel_add_kernel_test(NAME kernel-refaccel-edu-dma
 	COMMAND sh -c "dmesg | grep 'refaccel.*self-test passed, jobs on the DMA engine'"
 	COMMAND $<TARGET_FILE:refaccel-driver>
 	COMMAND sh -c "grep refaccel /proc/interrupts"
+	COMMAND $<TARGET_FILE:refaccel-unplug>
 	ENV REFACCEL_TEST_CHAIN=10
 	DEVICES edu
 	MEMORY 256M

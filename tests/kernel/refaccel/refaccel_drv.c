@@ -22,11 +22,13 @@
 #include <drm/drm_print.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
 
 #include "refaccel_accel.h"
 #include "refaccel_drv.h"
 
 static struct platform_device *refaccel_pdev;
+struct workqueue_struct *refaccel_free_wq;
 
 static const struct drm_ioctl_desc refaccel_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(REFACCEL_BO_CREATE, refaccel_bo_create_ioctl, 0),
@@ -100,13 +102,24 @@ const struct drm_driver refaccel_drm_driver = {
 	.minor = 0,
 };
 
+static void refaccel_device_fini(struct drm_device *drm, void *data)
+{
+	struct refaccel_device *rdev = data;
+
+	/* The last reference: unplugged (or never registered), wq idle. */
+	destroy_workqueue(rdev->wq);
+	mutex_destroy(&rdev->submit_lock);
+}
+
 /*
- * The DRM device of one personality, not yet registered: freed with
- * @dev (devres); refaccel_device_destroy() undoes the rest.
+ * The DRM device of one personality, not yet registered. Freed with its
+ * last reference (devres drops the driver's at unbind, each open file and
+ * each job holds one), and the engine with it.
  */
 struct refaccel_device *refaccel_device_create(struct device *dev)
 {
 	struct refaccel_device *rdev;
+	int ret;
 
 	rdev = devm_drm_dev_alloc(dev, &refaccel_drm_driver,
 				  struct refaccel_device, drm);
@@ -115,23 +128,29 @@ struct refaccel_device *refaccel_device_create(struct device *dev)
 	mutex_init(&rdev->submit_lock);
 	rdev->fence_context = dma_fence_context_alloc(1);
 	rdev->wq = alloc_ordered_workqueue("refaccel", 0);
-	if (!rdev->wq)
-		return ERR_PTR(-ENOMEM);
-	rdev->free_wq = alloc_workqueue("refaccel-free", WQ_UNBOUND, 0);
-	if (!rdev->free_wq) {
-		destroy_workqueue(rdev->wq);
+	if (!rdev->wq) {
+		mutex_destroy(&rdev->submit_lock);
 		return ERR_PTR(-ENOMEM);
 	}
+	ret = drmm_add_action_or_reset(&rdev->drm, refaccel_device_fini,
+				       rdev);
+	if (ret)
+		return ERR_PTR(ret);
 	return rdev;
 }
 
-/* Before drm_dev_register(), or after drm_dev_unregister(). */
-void refaccel_device_destroy(struct refaccel_device *rdev)
+/*
+ * Removal, with files possibly still open (PCI unbind, hot-unplug):
+ * drm_dev_unplug() waits for every drm_dev_enter() section (a submit
+ * queueing its job, a job using the device) and makes later ones fail,
+ * so once the queued jobs have run (failing with -ENODEV, their fences
+ * signalled) nothing touches the device. Files keep the drm_device and
+ * their buffers until they close; their ioctls answer -ENODEV.
+ */
+void refaccel_device_unplug(struct refaccel_device *rdev)
 {
-	/* No file is open (each holds the module): finish queued jobs. */
-	destroy_workqueue(rdev->wq);
-	destroy_workqueue(rdev->free_wq);
-	mutex_destroy(&rdev->submit_lock);
+	drm_dev_unplug(&rdev->drm);
+	flush_workqueue(rdev->wq);
 }
 
 /* The software personality: the CPU is the engine. */
@@ -148,21 +167,17 @@ static int refaccel_probe(struct platform_device *pdev)
 	rdev = refaccel_device_create(&pdev->dev);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
+	/* On failure devres drops the device, and the engine with it. */
 	ret = drm_dev_register(&rdev->drm, 0);
-	if (ret) {
-		refaccel_device_destroy(rdev);
+	if (ret)
 		return ret;
-	}
 	platform_set_drvdata(pdev, rdev);
 	return 0;
 }
 
 static void refaccel_remove(struct platform_device *pdev)
 {
-	struct refaccel_device *rdev = platform_get_drvdata(pdev);
-
-	drm_dev_unregister(&rdev->drm);
-	refaccel_device_destroy(rdev);
+	refaccel_device_unplug(platform_get_drvdata(pdev));
 }
 
 static struct platform_driver refaccel_platform_driver = {
@@ -182,10 +197,13 @@ static int __init refaccel_init(void)
 {
 	int ret;
 
+	refaccel_free_wq = alloc_workqueue("refaccel-free", WQ_UNBOUND, 0);
+	if (!refaccel_free_wq)
+		return -ENOMEM;
 	/* PCI probes run synchronously here: the count below is final. */
 	ret = pci_register_driver(&refaccel_edu_driver);
 	if (ret)
-		return ret;
+		goto err_wq;
 	if (software == 0 ||
 	    (software < 0 && atomic_read(&refaccel_edu_bound)))
 		return 0;
@@ -205,6 +223,8 @@ static int __init refaccel_init(void)
 
 err_pci:
 	pci_unregister_driver(&refaccel_edu_driver);
+err_wq:
+	destroy_workqueue(refaccel_free_wq);
 	return ret;
 }
 
@@ -215,6 +235,11 @@ static void __exit refaccel_exit(void)
 		platform_driver_unregister(&refaccel_platform_driver);
 	}
 	pci_unregister_driver(&refaccel_edu_driver);
+	/*
+	 * Jobs being released may have dropped the last module reference
+	 * (their fence's): this waits for them to return.
+	 */
+	destroy_workqueue(refaccel_free_wq);
 }
 
 module_init(refaccel_init);

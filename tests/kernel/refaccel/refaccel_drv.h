@@ -42,10 +42,12 @@ struct refaccel_edu {
 
 struct refaccel_device {
 	struct drm_device drm;
-	/* Jobs run here one at a time, in the order they were queued. */
+	/*
+	 * Jobs run here one at a time, in the order they were queued. It
+	 * lives as long as the drm_device: a file open after removal keeps
+	 * both.
+	 */
 	struct workqueue_struct *wq;
-	/* Finished jobs are released here, off the engine. */
-	struct workqueue_struct *free_wq;
 	/*
 	 * Fences of one context must signal in seqno order: the seqno is
 	 * taken and the job queued under this lock.
@@ -76,7 +78,10 @@ void refaccel_file_put(struct refaccel_file *rfile);
 
 extern const struct drm_driver refaccel_drm_driver;
 struct refaccel_device *refaccel_device_create(struct device *dev);
-void refaccel_device_destroy(struct refaccel_device *rdev);
+void refaccel_device_unplug(struct refaccel_device *rdev);
+
+/* Finished jobs are released here, off the engine (module lifetime). */
+extern struct workqueue_struct *refaccel_free_wq;
 
 /* The edu personality: its PCI driver and how many devices it bound. */
 extern struct pci_driver refaccel_edu_driver;

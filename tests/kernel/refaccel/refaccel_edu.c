@@ -328,12 +328,14 @@ int refaccel_edu_fill(struct refaccel_edu *edu, struct sg_table *dst,
 /*
  * Proves the unit answers before user space sees it: liveness, 10! by
  * interrupt, and one step of data through the device buffer and back.
+ * Under edu->lock, with @buf (2 * EDU_DMA_MAX bytes at bus address @bus)
+ * allocated before: jobs take the lock on their way to signalling a
+ * fence, so nothing under it may allocate (reclaim can wait for fences).
  */
-static int refaccel_edu_selftest(struct refaccel_edu *edu)
+static int refaccel_edu_selftest(struct refaccel_edu *edu, u32 *buf,
+				 dma_addr_t bus)
 {
-	struct device *dev = &edu->pdev->dev;
-	dma_addr_t bus;
-	u32 *buf, fact;
+	u32 fact;
 	int ret, i;
 
 	writel(0x5a5aa5a5, edu->mmio + EDU_LIVENESS);
@@ -350,9 +352,6 @@ static int refaccel_edu_selftest(struct refaccel_edu *edu)
 	}
 
 	/* Memory the device can reach: one step out, then back. */
-	buf = dma_alloc_coherent(dev, 2 * EDU_DMA_MAX, &bus, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
 	for (i = 0; i < EDU_DMA_MAX / 4; i++)
 		buf[i] = 0x9e3779b9u * (i + 1);
 	memset(buf + EDU_DMA_MAX / 4, 0, EDU_DMA_MAX);
@@ -364,7 +363,6 @@ static int refaccel_edu_selftest(struct refaccel_edu *edu)
 		pci_err(edu->pdev, "DMA round trip gave other data\n");
 		ret = -EIO;
 	}
-	dma_free_coherent(dev, 2 * EDU_DMA_MAX, buf, bus);
 	return ret;
 }
 
@@ -374,7 +372,8 @@ static int refaccel_edu_probe(struct pci_dev *pdev,
 	struct refaccel_device *rdev;
 	struct refaccel_edu *edu;
 	void __iomem *mmio;
-	u32 ident;
+	dma_addr_t bus;
+	u32 ident, *buf;
 	int ret;
 
 	ret = pcim_enable_device(pdev);
@@ -407,28 +406,32 @@ static int refaccel_edu_probe(struct pci_dev *pdev,
 	mutex_init(&edu->lock);
 	init_completion(&edu->irq_done);
 	spin_lock_init(&edu->irq_lock);
+	/* From here on, devres drops the device (and its engine) on failure. */
 	edu->stage = dmam_alloc_coherent(&pdev->dev, EDU_STAGE_SIZE,
 					 &edu->stage_bus, GFP_KERNEL);
-	if (!edu->stage) {
-		ret = -ENOMEM;
-		goto err;
-	}
+	if (!edu->stage)
+		return -ENOMEM;
 	edu->dma_jobs = edu_dma;
 	ret = devm_request_irq(&pdev->dev, pci_irq_vector(pdev, 0),
 			       refaccel_edu_irq, IRQF_SHARED,
 			       REFACCEL_DRIVER_NAME, edu);
 	if (ret)
-		goto err;
+		return ret;
 
+	buf = dma_alloc_coherent(&pdev->dev, 2 * EDU_DMA_MAX, &bus,
+				 GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
 	mutex_lock(&edu->lock);
-	ret = refaccel_edu_selftest(edu);
+	ret = refaccel_edu_selftest(edu, buf, bus);
 	mutex_unlock(&edu->lock);
+	dma_free_coherent(&pdev->dev, 2 * EDU_DMA_MAX, buf, bus);
 	if (ret)
-		goto err;
+		return ret;
 
 	ret = drm_dev_register(&rdev->drm, 0);
 	if (ret)
-		goto err;
+		return ret;
 	pci_set_drvdata(pdev, rdev);
 	atomic_inc(&refaccel_edu_bound);
 	drm_info(&rdev->drm,
@@ -437,19 +440,15 @@ static int refaccel_edu_probe(struct pci_dev *pdev,
 		 pdev->msi_enabled ? "MSI" : "INTx", EDU_DMA_BITS,
 		 edu_dma ? "DMA engine" : "CPU");
 	return 0;
-
-err:
-	refaccel_device_destroy(rdev);
-	return ret;
 }
 
 static void refaccel_edu_remove(struct pci_dev *pdev)
 {
 	struct refaccel_device *rdev = pci_get_drvdata(pdev);
 
-	drm_dev_unregister(&rdev->drm);
-	refaccel_device_destroy(rdev);
-	/* The interrupt, vectors and BAR go with the device (devres). */
+	/* No job touches the device after this, open files or not. */
+	refaccel_device_unplug(rdev);
+	/* The interrupt, vectors and BAR go after us (devres). */
 	writel(0, rdev->edu.mmio + EDU_STATUS);
 	atomic_dec(&refaccel_edu_bound);
 }

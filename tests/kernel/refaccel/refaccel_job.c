@@ -11,7 +11,14 @@
  * - seqnos are taken and jobs queued under one lock, and one ordered
  *   workqueue runs them, so fences signal in seqno order;
  * - a fence may outlive the file and the module (a sync_file holds it):
- *   each fence holds a module reference, dropped in its release.
+ *   each fence holds a module reference, dropped in its release;
+ * - a job holds the drm_device and enters it (drm_dev_enter()) only
+ *   after its waits, to run: a removed device fails its jobs with
+ *   -ENODEV instead of touching hardware that is gone, and removal never
+ *   waits for a foreign fence;
+ * - from the end of the waits to the signal is the fence's signalling
+ *   critical section (annotated): it takes edu->lock and sleeps for the
+ *   device, but does not allocate.
  */
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
@@ -22,6 +29,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
@@ -123,6 +131,8 @@ static void refaccel_job_free(struct refaccel_job *job)
 	dma_fence_put(job->done);
 	if (job->rfile)
 		refaccel_file_put(job->rfile);
+	/* Last: may free the device (removed, its files closed). */
+	drm_dev_put(&job->rdev->drm);
 	kfree(job);
 }
 
@@ -183,20 +193,18 @@ static void refaccel_job_copy(struct refaccel_job *job, u8 *dst,
 	}
 }
 
-static void refaccel_job_run(struct work_struct *work)
+/* The job on the engine, the device entered: 0 or an error. */
+static int refaccel_job_exec(struct refaccel_job *job)
 {
-	struct refaccel_job *job = container_of(work, struct refaccel_job,
-						work);
 	u8 *dst = (u8 *)job->map[0].vaddr + job->dst_offset;
 	struct refaccel_file *rfile = job->rfile;
-	int ret;
+	int ret = 0;
 
-	ret = refaccel_job_wait(job);
 	/* Engine time: from the end of the wait; jobs run one at a time. */
 	spin_lock(&rfile->lock);
 	rfile->run_start = ktime_get_ns();
 	spin_unlock(&rfile->lock);
-	if (!ret && job->rdev->edu.dma_jobs) {
+	if (job->rdev->edu.dma_jobs) {
 		struct sg_table *src = job->sgt[1] ?: job->sgt[0];
 
 		if (job->op == REFACCEL_OP_FILL)
@@ -208,28 +216,46 @@ static void refaccel_job_run(struct work_struct *work)
 			ret = refaccel_edu_copy(&job->rdev->edu, job->sgt[0],
 						job->dst_offset, src,
 						job->src_offset, job->size);
-	} else if (!ret) {
-		if (job->op == REFACCEL_OP_FILL) {
-			refaccel_job_fill(job, dst);
-		} else {
-			const struct iosys_map *sm = job->bo[1] ? &job->map[1] :
-								  &job->map[0];
+	} else if (job->op == REFACCEL_OP_FILL) {
+		refaccel_job_fill(job, dst);
+	} else {
+		const struct iosys_map *sm = job->bo[1] ? &job->map[1] :
+							  &job->map[0];
 
-			refaccel_job_copy(job, dst,
-					  (u8 *)sm->vaddr + job->src_offset);
-		}
+		refaccel_job_copy(job, dst, (u8 *)sm->vaddr + job->src_offset);
 	}
 	spin_lock(&rfile->lock);
 	rfile->busy_ns += ktime_get_ns() - rfile->run_start;
 	rfile->run_start = 0;
 	spin_unlock(&rfile->lock);
+	return ret;
+}
+
+static void refaccel_job_run(struct work_struct *work)
+{
+	struct refaccel_job *job = container_of(work, struct refaccel_job,
+						work);
+	bool fence_cookie;
+	int ret, idx;
+
+	ret = refaccel_job_wait(job);
+	fence_cookie = dma_fence_begin_signalling();
+	if (!ret) {
+		if (drm_dev_enter(&job->rdev->drm, &idx)) {
+			ret = refaccel_job_exec(job);
+			drm_dev_exit(idx);
+		} else {
+			ret = -ENODEV;
+		}
+	}
 	if (ret)
 		dma_fence_set_error(job->done, ret);
 	dma_fence_signal(job->done);
+	dma_fence_end_signalling(fence_cookie);
 
 	/* Unmapping takes reservation locks: not on the engine. */
 	INIT_WORK(&job->work, refaccel_job_free_work);
-	queue_work(job->rdev->free_wq, &job->work);
+	queue_work(refaccel_free_wq, &job->work);
 }
 
 static int refaccel_range_ok(struct drm_gem_object *obj, u64 offset,
@@ -401,15 +427,25 @@ int refaccel_submit_ioctl(struct drm_device *drm, void *data,
 	struct ww_acquire_ctx ticket;
 	struct refaccel_fence *f = NULL;
 	struct refaccel_job *job;
-	int ret, n = 0;
+	int ret, n = 0, idx;
 
 	ret = refaccel_check_args(args);
 	if (ret)
 		return ret;
+	/*
+	 * Removal waits for this section, then flushes the engine: a job
+	 * is either queued before, or never (the buffers are not mapped
+	 * for a device that is gone either).
+	 */
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
-	if (!job)
+	if (!job) {
+		drm_dev_exit(idx);
 		return -ENOMEM;
+	}
 	job->rdev = rdev;
+	drm_dev_get(drm);
 	job->rfile = file->driver_priv;
 	kref_get(&job->rfile->ref);
 	job->op = args->op;
@@ -464,6 +500,7 @@ int refaccel_submit_ioctl(struct drm_device *drm, void *data,
 
 	if (out)
 		drm_syncobj_put(out);
+	drm_dev_exit(idx);
 	return 0;
 
 out_free:
@@ -471,5 +508,6 @@ out_free:
 	if (out)
 		drm_syncobj_put(out);
 	refaccel_job_free(job);
+	drm_dev_exit(idx);
 	return ret;
 }

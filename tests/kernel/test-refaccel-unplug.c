@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * refaccel removed while a file is open and a job is in flight (a PCI
+ * unbind through sysfs, as a hot-unplug does it): the job's fence still
+ * signals (done, or -ENODEV), the file's ioctls answer -ENODEV, its
+ * mapping stays readable, closing it frees the device, and binding again
+ * gives a working device. vm-run.sh fails the batch on any kernel
+ * WARNING/BUG/Oops. Runs last in its VM batch (the device comes back
+ * under another node number if an old one is still held); elsewhere it
+ * exits 77.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/sync_file.h>
+#include <xf86drm.h>
+
+#include "test-common.h"
+#include "uapi/drm/refaccel_accel.h"
+
+#define CLASS "/sys/class/accel/accel0"
+#define SZ 16384u	/* edu's DMA engine: about 1.6 s of guest time */
+#define PATTERN 0x5eedf00du
+
+static int rioctl(int fd, unsigned long req, void *arg)
+{
+	int r;
+
+	do {
+		r = ioctl(fd, req, arg);
+	} while (r < 0 && (errno == EINTR || errno == EAGAIN));
+	return r < 0 ? -errno : 0;
+}
+
+static int bo_new(int fd, uint32_t *handle)
+{
+	struct drm_refaccel_bo_create c = { .size = SZ };
+	int r = rioctl(fd, DRM_IOCTL_REFACCEL_BO_CREATE, &c);
+
+	*handle = c.handle;
+	return r;
+}
+
+static int fill(int fd, uint32_t bo, uint32_t out)
+{
+	struct drm_refaccel_submit s = {
+		.op = REFACCEL_OP_FILL, .dst_handle = bo, .size = SZ,
+		.pattern_size = 4, .out_syncobj = out,
+	};
+	uint32_t v = PATTERN;
+
+	memcpy(s.pattern, &v, 4);
+	return rioctl(fd, DRM_IOCTL_REFACCEL_SUBMIT, &s);
+}
+
+static uint8_t *bo_map(int fd, uint32_t bo)
+{
+	struct drm_refaccel_bo_info i = { .handle = bo };
+	void *p;
+
+	assert_int_equal(rioctl(fd, DRM_IOCTL_REFACCEL_BO_INFO, &i), 0);
+	p = mmap(NULL, SZ, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)i.mmap_offset);
+	assert_true(p != MAP_FAILED);
+	return p;
+}
+
+static bool all_pattern(const uint8_t *p)
+{
+	uint32_t v = PATTERN;
+
+	for (unsigned i = 0; i < SZ; i += 4)
+		if (memcmp(p + i, &v, 4))
+			return false;
+	return true;
+}
+
+static void sysfs_write(const char *dir, const char *file, const char *s)
+{
+	char path[PATH_MAX];
+	int f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = open(path, O_WRONLY);
+	if (f < 0)
+		fail_msg("open %s: %s", path, strerror(errno));
+	if (write(f, s, strlen(s)) != (ssize_t)strlen(s))
+		fail_msg("write %s to %s: %s", s, path, strerror(errno));
+	close(f);
+}
+
+/* The node of the accel device bound to @dev, waited for (10 s). */
+static int open_node_of(const char *dev)
+{
+	char dir[PATH_MAX], node[PATH_MAX + 300];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/accel", dev);
+	for (int i = 0; i < 1000; i++) {
+		d = opendir(dir);
+		while (d && (e = readdir(d))) {
+			int fd;
+
+			if (strncmp(e->d_name, "accel", 5))
+				continue;
+			snprintf(node, sizeof(node), "/dev/accel/%s", e->d_name);
+			fd = open(node, O_RDWR | O_CLOEXEC);
+			if (fd >= 0) {
+				closedir(d);
+				return fd;
+			}
+		}
+		if (d)
+			closedir(d);
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+	}
+	fail_msg("no accel node under %s after binding", dir);
+	return -1;
+}
+
+static void test_unbind_with_open_file(void **state)
+{
+	char *dev = realpath(CLASS "/device", NULL), *drv = NULL;
+	struct sync_file_info info = { 0 };
+	uint32_t bo, so, bo2;
+	struct pollfd pfd;
+	const char *name;
+	uint8_t *p;
+	int fd, sf;
+
+	(void)state;
+	assert_non_null(dev);
+	{
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/driver", dev);
+		drv = realpath(path, NULL);
+	}
+	assert_non_null(drv);
+	name = strrchr(dev, '/') + 1;
+
+	fd = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(bo_new(fd, &bo), 0);
+	p = bo_map(fd, bo);
+	assert_int_equal(drmSyncobjCreate(fd, 0, &so), 0);
+	/* in flight at the unbind on edu's DMA engine; maybe done on a CPU */
+	assert_int_equal(fill(fd, bo, so), 0);
+	assert_int_equal(drmSyncobjExportSyncFile(fd, so, &sf), 0);
+
+	sysfs_write(drv, "unbind", name);
+
+	/* the job: its fence signalled, done or failed for the device */
+	pfd = (struct pollfd){ .fd = sf, .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 60000), 1);
+	assert_int_equal(ioctl(sf, SYNC_IOC_FILE_INFO, &info), 0);
+	assert_true(info.status == 1 || info.status == -ENODEV);
+	printf("the job at the unbind: %s\n",
+	       info.status == 1 ? "done" : "failed with -ENODEV");
+	if (info.status == 1)
+		assert_true(all_pattern(p));
+	close(sf);
+	/* the file: its ioctls refused, its mapping still memory */
+	assert_int_equal(bo_new(fd, &bo2), -ENODEV);
+	assert_int_equal(fill(fd, bo, 0), -ENODEV);
+	p[0] ^= 1;
+	munmap(p, SZ);
+	close(fd);
+
+	/* bound again: a device like new */
+	sysfs_write(drv, "bind", name);
+	fd = open_node_of(dev);
+	assert_int_equal(bo_new(fd, &bo), 0);
+	assert_int_equal(drmSyncobjCreate(fd, 0, &so), 0);
+	assert_int_equal(fill(fd, bo, so), 0);
+	assert_int_equal(drmSyncobjWait(fd, &so, 1, INT64_MAX, 0, NULL), 0);
+	p = bo_map(fd, bo);
+	assert_true(all_pattern(p));
+	munmap(p, SZ);
+	close(fd);
+	free(drv);
+	free(dev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unbind_with_open_file),
+	};
+
+	char *drv = realpath(CLASS "/device/driver", NULL);
+	bool ours = drv && !strcmp(strrchr(drv, '/') + 1, "refaccel");
+
+	free(drv);
+	/* never another driver's device: this one goes away for a moment */
+	if (!ours || access(CLASS "/device/driver/unbind", W_OK)) {
+		printf("SKIP: %s: no refaccel device this process may unbind\n",
+		       CLASS);
+		return TEST_EXIT_SKIP;
+	}
+	return TEST_RUN_GROUP("refaccel-unplug", tests);
+}
