@@ -21,7 +21,8 @@ def fail(msg):
     sys.exit(1)
 
 
-proc = subprocess.Popen([load, "6", str(MIB)] + ([node] if node else []),
+# Long enough for both tops on a loaded machine; killed when done.
+proc = subprocess.Popen([load, "60", str(MIB)] + ([node] if node else []),
                         stdout=subprocess.PIPE, text=True)
 try:
     if proc.stdout.readline().strip() != "ready":

@@ -2,7 +2,7 @@
 /*
  * A process for accel-info top to watch: holds a buffer of the size asked
  * on the CPU device (or the device of the node given) and fills it back to
- * back until the time is up. Prints "ready" once the first fill is done.
+ * back for SECONDS after the first fill is done, when it prints "ready".
  * Usage: top-load SECONDS MiB [NODE]
  */
 #include <stdbool.h>
@@ -53,7 +53,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: top-load SECONDS MiB [NODE]\n");
 		return 2;
 	}
-	end = now() + atof(argv[1]);
 	size = strtoull(argv[2], NULL, 10) << 20;
 	if (accel_context_new(0, &ctx) < 0)
 		return 1;
@@ -81,6 +80,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	r = fill(queue, buf, size);
+	/* from here: starting may take long on a loaded (or emulated) CPU */
+	end = now() + atof(argv[1]);
 	printf("ready\n");
 	fflush(stdout);
 	while (r == 0 && now() < end)
