@@ -469,12 +469,13 @@ enum accel_cmd_type {
 
 /*
  * A recorded in-order list's launches, prepared once for replays
- * (cmdlist.c): each step is a launch command built and launch_prepare()d
- * like a submitted one, never submitted itself; its arguments are bound
- * (buffers do not move on a backend that runs chains) and it holds its
- * kernel and buffers. Read-only once made, so replays on any number of
- * queues share it; an ACCEL_CMD_CHAIN command runs steps [begin, end) of
- * it, one after the other, and stops at the first that fails.
+ * (cmdlist-chain.c): each step is a launch command built and
+ * launch_prepare()d like a submitted one, never submitted itself; its
+ * arguments are bound (buffers do not move on a backend that runs
+ * chains) and it holds its kernel and buffers. Read-only once made, so
+ * replays on any number of queues share it; an ACCEL_CMD_CHAIN command
+ * runs steps [begin, end) of it, one after the other, and stops at the
+ * first that fails.
  */
 struct accel_chain_step {
 	atomic_int refcount;      /* chains sharing it (an update copies) */
