@@ -4,6 +4,7 @@
  * is split into work-groups, a transfer into ~256 KiB chunks, so every
  * worker helps with large commands. Commands touching dma-bufs bracket
  * the whole of their CPU access with DMA_BUF_IOCTL_SYNC start and end.
+ * Chains go to cpu-chain.c, whose steps run on the launch code here.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -29,12 +30,6 @@
 #define XFER_CHUNK (256u << 10)
 /* Work-groups per claim: about this many claims per worker per launch. */
 #define CLAIMS_PER_THREAD 8u
-/*
- * A chain's launch of up to this many work-items runs as one piece, on
- * the worker that ran the launch before it: waking and coordinating
- * another worker costs more than such a launch.
- */
-#define CHAIN_ONE_PIECE_ITEMS 1024u
 
 static struct cpu_exec_job *to_exec_job(struct cpu_job *job)
 {
@@ -64,7 +59,7 @@ static int grow_ptrs(void ***p, uint32_t *cap, uint32_t n)
 }
 
 /* This worker's copy of the arguments, with its own local memory. */
-static int launch_prepare(const struct accel_launch *l, struct cpu_scratch *s)
+int cpu_scratch_prepare(const struct accel_launch *l, struct cpu_scratch *s)
 {
 	uint32_t j;
 	int r;
@@ -223,7 +218,7 @@ static int exec_begin(struct cpu_job *job, struct cpu_scratch *s)
 		accel_cmd_started(ej->cmd);
 	s->job = job;
 	if (ej->cmd->type == ACCEL_CMD_LAUNCH)
-		return launch_prepare(&ej->cmd->u.launch, s);
+		return cpu_scratch_prepare(&ej->cmd->u.launch, s);
 	return 0;
 }
 
@@ -288,8 +283,8 @@ static void launch_piece_fp(struct cpu_exec_job *ej, struct cpu_scratch *s,
  * The stack a thread needs to run @l's work-groups: theirs, the runtime's
  * frames, and what glibc keeps at the top of every thread's stack.
  */
-static uint64_t launch_thread_stack(const struct cpu_launch *l,
-				    const struct cpu_pool *pool)
+uint64_t cpu_launch_thread_stack(const struct cpu_launch *l,
+				 const struct cpu_pool *pool)
 {
 	return l->stack_size + CPU_STACK_RESERVE +
 	       cpu_pool_get_stack_overhead(pool);
@@ -319,7 +314,7 @@ static int launch_piece_own_stack(struct cpu_exec_job *ej,
 				  uint64_t e)
 {
 	struct own_stack_call c = { .ej = ej, .s = s, .b = b, .e = e };
-	uint64_t size = launch_thread_stack(&ej->launch, ej->pool);
+	uint64_t size = cpu_launch_thread_stack(&ej->launch, ej->pool);
 	struct accel_thread t;
 	pthread_attr_t attr;
 	int r;
@@ -342,8 +337,8 @@ static int launch_piece_own_stack(struct cpu_exec_job *ej,
 }
 
 /* Work-groups [b, e) of the launch of ej->cmd, a command of @dev. */
-static void launch_exec(struct cpu_exec_job *ej, struct accel_device *dev,
-			struct cpu_scratch *s, uint64_t b, uint64_t e)
+void cpu_launch_exec(struct cpu_exec_job *ej, struct accel_device *dev,
+		     struct cpu_scratch *s, uint64_t b, uint64_t e)
 {
 	int r;
 
@@ -357,8 +352,8 @@ static void launch_exec(struct cpu_exec_job *ej, struct accel_device *dev,
 			"kernel %s: no thread with a %llu-byte stack "
 			"for its work-groups: %s\n",
 			ej->cmd->u.launch.kernel->def->name,
-			(unsigned long long)launch_thread_stack(&ej->launch,
-								ej->pool),
+			(unsigned long long)cpu_launch_thread_stack(
+				&ej->launch, ej->pool),
 			strerror(-r));
 		cpu_job_fail(&ej->job, r == -EAGAIN ? -ENOMEM : r);
 	}
@@ -373,7 +368,7 @@ static void exec_run(struct cpu_job *job, struct cpu_scratch *s, uint64_t b,
 	if (cmd->type != ACCEL_CMD_LAUNCH)
 		xfer_run(cmd, b, e);
 	else
-		launch_exec(ej, cmd->queue->dev, s, b, e);
+		cpu_launch_exec(ej, cmd->queue->dev, s, b, e);
 }
 
 /* End CPU access to the first @n dma-bufs: 0 or the first failure. */
@@ -579,7 +574,7 @@ static bool readonly_root(struct accel_buffer *buf)
  * Would the command write through a read-only mapping? The core refuses
  * such commands; this keeps a slip from becoming a SIGSEGV on a worker.
  */
-static bool writes_readonly(const struct accel_cmd *cmd)
+bool cpu_cmd_writes_readonly(const struct accel_cmd *cmd)
 {
 	uint32_t i;
 
@@ -605,164 +600,11 @@ static bool writes_readonly(const struct accel_cmd *cmd)
 }
 
 /* Work-groups per claim for a launch of @n_items groups. */
-static uint64_t launch_chunk(const struct cpu_pool *pool, uint64_t n_items)
+uint64_t cpu_launch_chunk(const struct cpu_pool *pool, uint64_t n_items)
 {
 	return MAX(n_items / ((uint64_t)cpu_pool_get_n_threads(pool) *
 			      CLAIMS_PER_THREAD),
 		   1);
-}
-
-/*
- * Chains (ACCEL_CMD_CHAIN): a recorded list's launches back to back. One
- * pool job runs them all: when the last piece of step i has run, done()
- * sets the job up for step i + 1 and queues it again, on the worker that
- * finished step i, with no command, fence, queue lock or check between
- * them (struct cpu_chain_job).
- */
-static struct cpu_chain_job *to_chain_job(struct cpu_job *job)
-{
-	return (struct cpu_chain_job *)to_exec_job(job);
-}
-
-/*
- * Set cj up for the first step from cj->step that has work-groups.
- * @return 1 when one is ready, 0 when none is left, or the step's error.
- */
-static int chain_setup(struct cpu_chain_job *cj)
-{
-	struct accel_cmd *cmd = cj->chain;
-	const struct accel_chain *c = cmd->u.chain.chain;
-	struct accel_device *dev = cmd->queue->dev;
-	struct cpu_exec_job *ej = &cj->ej;
-	int r;
-
-	for (; cj->step < cmd->u.chain.end; cj->step++) {
-		struct accel_cmd *t = c->steps[cj->step]->cmd;
-		const struct accel_launch *l = &t->u.launch;
-		const struct cpu_exec_job *tj = accel_cmd_priv(t);
-
-		/* as cpu_execute() refuses such launches */
-		if (l->kernel->def->flags & ACCEL_KERNEL_HAS_BARRIERS)
-			return -EOPNOTSUPP;
-		if (l->total_groups == 0)
-			continue;
-		if (writes_readonly(t))
-			return -EACCES;
-		ej->cmd = t;
-		ej->launch = tj->launch;
-		r = accel_printf_buffer_new(dev, ej->launch.kernel_flags,
-					    &ej->printf_buf);
-		if (r < 0)
-			return r;
-		ej->streaming = ej->launch.streaming_fn &&
-				ej->launch.buffer_bytes >=
-					cpu_streaming_min(dev);
-		ej->own_stack = launch_thread_stack(&ej->launch, ej->pool) >
-				CPU_WORKER_STACK;
-		ej->job.n_items = l->total_groups;
-		ej->job.chunk = l->global_size[0] * l->global_size[1] *
-						l->global_size[2] <=
-					CHAIN_ONE_PIECE_ITEMS ?
-					l->total_groups :
-					launch_chunk(ej->pool, l->total_groups);
-		return 1;
-	}
-	return 0;
-}
-
-static int chain_begin(struct cpu_job *job, struct cpu_scratch *s)
-{
-	struct cpu_chain_job *cj = to_chain_job(job);
-
-	/* once per run of the chain: its fence's start */
-	if (!atomic_load_explicit(&cj->ej.started, memory_order_relaxed) &&
-	    !atomic_exchange_explicit(&cj->ej.started, true,
-				      memory_order_relaxed))
-		accel_cmd_started(cj->chain);
-	s->job = job;
-	return launch_prepare(&cj->ej.cmd->u.launch, s);
-}
-
-static void chain_run(struct cpu_job *job, struct cpu_scratch *s, uint64_t b,
-		      uint64_t e)
-{
-	struct cpu_chain_job *cj = to_chain_job(job);
-
-	launch_exec(&cj->ej, cj->chain->queue->dev, s, b, e);
-}
-
-static const struct cpu_job_ops chain_ops;
-
-/* The chain's end: the first failure stops it. */
-static void chain_finish(struct cpu_chain_job *cj, int status)
-{
-	struct accel_cmd *cmd = cj->chain;
-
-	if (status < 0)
-		cmd->u.chain.n_failed = cmd->u.chain.end - cj->step;
-	/* Frees @cj and may drop the last context reference. */
-	accel_cmd_complete(cmd, status);
-}
-
-static void chain_done(struct cpu_job *job, int status)
-{
-	struct cpu_chain_job *cj = to_chain_job(job);
-	struct cpu_exec_job *ej = &cj->ej;
-	int r;
-
-	accel_printf_buffer_flush_launch(cj->chain->queue->dev->ctx,
-					 ej->cmd->u.launch.kernel,
-					 ej->printf_buf, status == 0);
-	ej->printf_buf = NULL;
-	if (status == 0) {
-		cj->step++;
-		r = chain_setup(cj);
-		if (r > 0) {
-			/*
-			 * No worker touches the job any more: it goes round
-			 * again, on this worker if it is one piece. The pool
-			 * is alive (the command is not complete: its queue
-			 * holds the device).
-			 */
-			if (!cpu_pool_continue(ej->pool, &ej->job))
-				cpu_pool_submit(ej->pool, &ej->job);
-			return;
-		}
-		status = r;
-	}
-	chain_finish(cj, status);
-}
-
-static const struct cpu_job_ops chain_ops = {
-	.begin = chain_begin,
-	.run = chain_run,
-	.done = chain_done,
-};
-
-static int chain_execute(struct accel_queue *queue, struct accel_cmd *cmd)
-{
-	struct cpu_chain_job *cj = accel_cmd_priv(cmd);
-	struct cpu_pool *pool;
-	int r;
-
-	r = cpu_device_get_pool(queue->dev, &pool);
-	if (r < 0)
-		return r;
-	memset(cj, 0, sizeof(*cj));
-	cj->chain = cmd;
-	cj->step = cmd->u.chain.begin;
-	cj->ej.pool = pool;
-	cj->ej.syncs = cj->ej.inline_syncs;  /* none: no dma-bufs */
-	cj->ej.job.ops = &chain_ops;
-	atomic_init(&cj->ej.started, false);
-	r = chain_setup(cj);
-	if (r > 0) {
-		cpu_pool_submit(pool, &cj->ej.job);
-		return 0;
-	}
-	/* nothing to run, or the first step's error */
-	chain_finish(cj, r);
-	return 0;
 }
 
 int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
@@ -779,7 +621,7 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 		accel_cmd_complete(cmd, 0);
 		return 0;
 	case ACCEL_CMD_CHAIN:
-		return chain_execute(queue, cmd);
+		return cpu_chain_execute(queue, cmd);
 	case ACCEL_CMD_LAUNCH:
 		if (cmd->u.launch.kernel->def->flags &
 		    ACCEL_KERNEL_HAS_BARRIERS) {
@@ -808,7 +650,7 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 		accel_cmd_complete(cmd, 0);
 		return 0;
 	}
-	if (writes_readonly(cmd))
+	if (cpu_cmd_writes_readonly(cmd))
 		return -EACCES;
 
 	r = cpu_device_get_pool(queue->dev, &pool);
@@ -817,7 +659,7 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 	/* launches: ej->launch was set by cpu_launch_prepare() */
 	ej = accel_cmd_priv(cmd);
 	if (cmd->type == ACCEL_CMD_LAUNCH)
-		chunk = launch_chunk(pool, n_items);
+		chunk = cpu_launch_chunk(pool, n_items);
 
 	if (cmd->type == ACCEL_CMD_LAUNCH) {
 		r = accel_printf_buffer_new(queue->dev,
@@ -830,7 +672,7 @@ int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd)
 			ej->launch.streaming_fn &&
 			ej->launch.buffer_bytes >= cpu_streaming_min(queue->dev);
 	ej->own_stack = cmd->type == ACCEL_CMD_LAUNCH &&
-			launch_thread_stack(&ej->launch, pool) >
+			cpu_launch_thread_stack(&ej->launch, pool) >
 				CPU_WORKER_STACK;
 	ej->job.ops = &exec_ops;
 	ej->job.n_items = n_items;

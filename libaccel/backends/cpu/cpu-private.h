@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CPU reference device: what its files share. The pool (cpu-pool.c)
- * knows nothing of commands; execution (cpu-exec.c) turns commands into
- * pool jobs.
+ * knows nothing of commands; execution (cpu-exec.c, chains in
+ * cpu-chain.c) turns commands into pool jobs.
  */
 #ifndef LIBACCEL_CPU_PRIVATE_H
 #define LIBACCEL_CPU_PRIVATE_H
@@ -19,6 +19,7 @@ struct accel_buffer;
 struct accel_cmd;
 struct accel_device;
 struct accel_kernel_info;
+struct accel_launch;
 struct accel_queue;
 struct cpu_compiler;
 struct accelc_printf_buffer;
@@ -218,6 +219,24 @@ struct cpu_exec_job {
 	struct cpu_sync inline_syncs[INLINE_SYNCS];
 };
 
+int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd);
+
+/* What a chain's steps share with launches (cpu-chain.c): */
+/* This worker's copy of @l's arguments, with its own local memory. */
+int cpu_scratch_prepare(const struct accel_launch *l, struct cpu_scratch *s);
+/* Work-groups [b, e) of the launch of ej->cmd, a command of @dev. */
+void cpu_launch_exec(struct cpu_exec_job *ej, struct accel_device *dev,
+		     struct cpu_scratch *s, uint64_t b, uint64_t e);
+/* Would @cmd write through a read-only mapping? */
+bool cpu_cmd_writes_readonly(const struct accel_cmd *cmd);
+/* Work-groups per claim for a launch of @n_items groups. */
+uint64_t cpu_launch_chunk(const struct cpu_pool *pool, uint64_t n_items);
+/* The stack a thread needs to run @l's work-groups. */
+uint64_t cpu_launch_thread_stack(const struct cpu_launch *l,
+				 const struct cpu_pool *pool);
+
+/* ---- chains (cpu-chain.c) ---- */
+
 /*
  * An ACCEL_CMD_CHAIN command's scratch: ej.cmd is the running step's
  * template, shared with other replays and read only; what changes per
@@ -229,7 +248,8 @@ struct cpu_chain_job {
 	uint32_t step;             /* the one running */
 };
 
-int cpu_execute(struct accel_queue *queue, struct accel_cmd *cmd);
+/* Run an ACCEL_CMD_CHAIN command's steps as one pool job. */
+int cpu_chain_execute(struct accel_queue *queue, struct accel_cmd *cmd);
 
 /* ---- built-in kernels (cpu-builtins.c) ---- */
 
