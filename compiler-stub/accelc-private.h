@@ -76,7 +76,7 @@ struct kernel_desc {
 	struct accelc_kernel_info info;
 	LLVMValueRef fn; /* the kernel function */
 	LLVMValueRef wg; /* its work-group function */
-	bool fibers;     /* its work-items run as fibers (wg-lower.c) */
+	bool fibers;     /* its work-items run as fibers (wg-wrappers.c) */
 	bool spins;      /* reaches a loop waiting for others (wg-spin.c) */
 };
 
@@ -164,6 +164,13 @@ unsigned accelc_mark_guards(struct lower *l, struct wrapper *ws,
 			    const bool *plain, const bool *ids32);
 /* Run an LLVM pass pipeline over the module (wg-lower.c). */
 int accelc_run_passes(struct lower_state *st, const char *passes);
+
+/*
+ * wg-wrappers.c: K__wg for @p w->k, a plain loop over the work-items of
+ * a kernel without barriers, or the work-items as fibers.
+ */
+void accelc_wg_loop_wrapper(struct lower *l, struct wrapper *w);
+void accelc_wg_fiber_wrapper(struct lower *l, struct wrapper *w);
 
 /* wg-builtins.c: replace the work-item builtin calls in @p w->fn. */
 int accelc_lower_builtins(struct lower *l, struct wrapper *w);

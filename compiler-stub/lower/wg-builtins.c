@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Work-item builtins in the work-group functions wg-lower.c builds:
+ * Work-item builtins in the work-group functions wg-wrappers.c builds:
  * get_global_id() and friends become loop variables and ctx fields,
  * barrier() a fiber switch. Also: which kernels reach a barrier, the move
  * of kernel-scope __local variables (addrspace(3) globals) into

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Range guards: "if (get_global_id(0) < n)" and "if (i >= n) return;" in
- * kernels run by a plain loop wrapper (wg-lower.c).
+ * kernels run by a plain loop wrapper (wg-wrappers.c).
  *
  * Hosts round the global size up to a multiple of the group size and
  * guard the tail, so almost every element-wise kernel has such a guard.

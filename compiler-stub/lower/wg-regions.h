@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Kernels with barriers as loops over work-items (wg-regions.c), and the
- * pieces of wg-lower.c it shares.
+ * pieces of the other wrappers (wg-wrappers.c) it shares.
  */
 #ifndef ACCELC_WG_REGIONS_H
 #define ACCELC_WG_REGIONS_H
@@ -85,7 +85,7 @@ int accelc_regions_demote(struct regions *rg);
 int accelc_regions_context(struct regions *rg, LLVMBasicBlockRef start,
 			   LLVMBasicBlockRef *after);
 
-/* wg-lower.c */
+/* wg-wrappers.c */
 void accelc_wg_load_args(struct lower *l, struct kernel_desc *k,
 			 LLVMValueRef args, LLVMValueRef *vals);
 void accelc_wg_load_ctx(struct lower *l, struct wrapper *w, LLVMValueRef ctx);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Images and samplers (builtins/image-*.cl, the image and sampler
- * arguments of kernel-info.c and wg-lower.c): work-group functions run
+ * arguments of kernel-info.c and wg-wrappers.c): work-group functions run
  * directly on hand-made struct accel_wg_image descriptors with pitches
  * larger than tight, checked against a host reference written here from
  * the OpenCL specification: every format written and read back, sampling
