@@ -2,9 +2,9 @@
 /*
  * The refaccel driver's own ioctls, raw (no libaccel): buffers, mmap,
  * copy/fill jobs, syncobj in/out fences and sync_files, implicit sync
- * through reservation objects, PRIME with vgem and udmabuf, a chain of
- * 1,000 jobs, and bad input. Runs in the VM tier after load.sh loaded
- * the module; elsewhere it exits 77.
+ * through reservation objects, PRIME with vgem, udmabuf and the system
+ * dma-buf heap, a chain of 1,000 jobs, and bad input. Runs in the VM tier
+ * after load.sh loaded the module; elsewhere it exits 77.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -333,6 +333,69 @@ static void test_prime(void **state)
 	(void)size;
 }
 
+#define HEAP_SZ 32768u	/* edu's DMA engine: about 6 s for this test */
+
+/*
+ * A buffer of the system dma-buf heap imported by PRIME: the engine reads
+ * what the CPU wrote through the heap buffer's own mapping, then fills one
+ * half and copies into the other, which the CPU reads back through that
+ * mapping. Every CPU access is bracketed with DMA_BUF_IOCTL_SYNC.
+ */
+static void test_prime_heap(void **state)
+{
+	struct drm_refaccel_bo_info info = { 0 };
+	uint32_t a, b, h, s;
+	uint64_t size;
+	uint8_t *hp, *p;
+	int hbuf;
+
+	(void)state;
+	if (!peer_have_heap()) {
+		printf("no /dev/dma_heap/system: heap import not tested\n");
+		skip();
+	}
+	a = bo_new(HEAP_SZ);
+	b = bo_new(HEAP_SZ);
+	s = syncobj_new();
+	assert_int_equal(peer_heap_alloc(HEAP_SZ, O_RDWR, &hbuf), 0);
+	hp = peer_mmap(hbuf, HEAP_SZ, true);
+	assert_non_null(hp);
+	assert_int_equal(peer_dmabuf_sync(hbuf, true, false, true), 0);
+	for (size = 0; size < HEAP_SZ; size += 4)
+		memcpy(hp + size, &(uint32_t){ 0x0badcafe }, 4);
+	assert_int_equal(peer_dmabuf_sync(hbuf, false, false, true), 0);
+
+	assert_int_equal(drmPrimeFDToHandle(fd, hbuf, &h), 0);
+	info.handle = h;
+	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_BO_INFO, &info), 0);
+	assert_int_equal(info.size, HEAP_SZ);
+
+	/* The heap as the source: the CPU's writes reach the engine. */
+	assert_int_equal(submit_copy(a, 0, h, 0, HEAP_SZ, NULL, 0, s), 0);
+	syncobj_wait(s);
+	p = bo_map(a, &size);
+	check_u32(p, HEAP_SZ, 0x0badcafe);
+	munmap(p, size);
+
+	/* The heap as the destination of a fill and of a copy. */
+	assert_int_equal(submit_fill(b, 0, HEAP_SZ, 0x2468ace0, 0), 0);
+	assert_int_equal(submit_fill(h, 0, HEAP_SZ / 2, 0x13572468, 0), 0);
+	assert_int_equal(submit_copy(h, HEAP_SZ / 2, b, 0, HEAP_SZ / 2, NULL,
+				     0, s), 0);
+	syncobj_wait(s);
+	assert_int_equal(peer_dmabuf_sync(hbuf, true, true, false), 0);
+	check_u32(hp, HEAP_SZ / 2, 0x13572468);
+	check_u32(hp + HEAP_SZ / 2, HEAP_SZ / 2, 0x2468ace0);
+	assert_int_equal(peer_dmabuf_sync(hbuf, false, true, false), 0);
+
+	munmap(hp, HEAP_SZ);
+	bo_close(h);
+	close(hbuf);
+	bo_close(a);
+	bo_close(b);
+	drmSyncobjDestroy(fd, s);
+}
+
 /*
  * 1,000 jobs, each waiting on the previous one's syncobj
  * (REFACCEL_TEST_CHAIN sets another even number: a device whose engine
@@ -499,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_out_fence_before_completion),
 		cmocka_unit_test(test_implicit_sync),
 		cmocka_unit_test(test_prime),
+		cmocka_unit_test(test_prime_heap),
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_hung_device),
