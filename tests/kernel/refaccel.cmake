@@ -48,7 +48,7 @@ accel_add_test(NAME refaccel-driver
 # Removal with a file open and a job in flight, then bound again: last in
 # a batch, since the device may come back under another node number.
 accel_add_test(NAME refaccel-unplug
-	SOURCES test-refaccel-unplug.c
+	SOURCES test-refaccel-unplug.c refaccel-sysfs.c
 	LABELS kernel
 	TIMEOUT 120
 	LIBS PkgConfig::LIBDRM)
@@ -153,6 +153,39 @@ accel_add_kernel_test(NAME kernel-refaccel-reload
 	MEMORY 256M
 	TIMEOUT 600)
 refaccel_requires(kernel-refaccel-reload)
+
+# Two devices sharing a buffer whose exporter is unbound: edu and the
+# software device (software=1; edu's jobs on the CPU), a BO of one
+# imported into the other by PRIME, the exporter unbound with its file
+# open or closed, then jobs on the importer into the buffer, and a job
+# of the importer waiting on a vgem fence at the unbind; both ways,
+# each exporter bound again after.
+accel_add_test(NAME refaccel-cross
+	SOURCES test-refaccel-cross.c refaccel-sysfs.c
+		${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
+	LABELS kernel
+	TIMEOUT 120
+	LIBS PkgConfig::LIBDRM)
+accel_add_kernel_test(NAME kernel-refaccel-cross
+	COMMAND ${REFACCEL_LOAD} software=1 edu_dma=0
+	COMMAND sh -c "test -c /dev/accel/accel1 && grep -qx 0x11e8 /sys/class/accel/accel0/device/device"
+	COMMAND $<TARGET_FILE:refaccel-cross>
+	DEVICES edu
+	MEMORY 256M
+	TIMEOUT 600)
+refaccel_requires(kernel-refaccel-cross)
+# The same with edu's jobs on its DMA engine (edu_dma=1): the importer
+# edu moves data through the attachment's bus addresses of a buffer
+# whose exporter is gone, and the exporter edu's own mapped pages
+# outlive its unbind.
+accel_add_kernel_test(NAME kernel-refaccel-cross-dma
+	COMMAND ${REFACCEL_LOAD} software=1 edu_dma=1
+	COMMAND sh -c "test -c /dev/accel/accel1 && dmesg | grep 'refaccel.*self-test passed, jobs on the DMA engine'"
+	COMMAND $<TARGET_FILE:refaccel-cross>
+	DEVICES edu
+	MEMORY 256M
+	TIMEOUT 600)
+refaccel_requires(kernel-refaccel-cross-dma)
 
 # Sync_file dependencies waited for by the kernel (in-syncobjs).
 accel_add_test(NAME accel-infence

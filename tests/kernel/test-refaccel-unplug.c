@@ -10,27 +10,23 @@
  * exits 77.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <linux/sync_file.h>
 #include <xf86drm.h>
 
+#include "refaccel-sysfs.h"
 #include "test-common.h"
 #include "uapi/drm/refaccel_accel.h"
 
-#define CLASS "/sys/class/accel/accel0"
 #define SZ 16384u	/* edu's DMA engine: about 1.6 s of guest time */
 #define PATTERN 0x5eedf00du
 
@@ -87,71 +83,17 @@ static bool all_pattern(const uint8_t *p)
 	return true;
 }
 
-static void sysfs_write(const char *dir, const char *file, const char *s)
-{
-	char path[PATH_MAX];
-	int f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = open(path, O_WRONLY);
-	if (f < 0)
-		fail_msg("open %s: %s", path, strerror(errno));
-	if (write(f, s, strlen(s)) != (ssize_t)strlen(s))
-		fail_msg("write %s to %s: %s", s, path, strerror(errno));
-	close(f);
-}
-
-/* The node of the accel device bound to @dev, waited for (10 s). */
-static int open_node_of(const char *dev)
-{
-	char dir[PATH_MAX], node[PATH_MAX + 300];
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "%s/accel", dev);
-	for (int i = 0; i < 1000; i++) {
-		d = opendir(dir);
-		while (d && (e = readdir(d))) {
-			int fd;
-
-			if (strncmp(e->d_name, "accel", 5))
-				continue;
-			snprintf(node, sizeof(node), "/dev/accel/%s", e->d_name);
-			fd = open(node, O_RDWR | O_CLOEXEC);
-			if (fd >= 0) {
-				closedir(d);
-				return fd;
-			}
-		}
-		if (d)
-			closedir(d);
-		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
-	}
-	fail_msg("no accel node under %s after binding", dir);
-	return -1;
-}
-
 static void test_unbind_with_open_file(void **state)
 {
-	char *dev = realpath(CLASS "/device", NULL), *drv = NULL;
 	struct sync_file_info info = { 0 };
+	struct refaccel_sysfs_dev dev;
 	uint32_t bo, so, bo2;
 	struct pollfd pfd;
-	const char *name;
 	uint8_t *p;
 	int fd, sf;
 
 	(void)state;
-	assert_non_null(dev);
-	{
-		char path[PATH_MAX];
-
-		snprintf(path, sizeof(path), "%s/driver", dev);
-		drv = realpath(path, NULL);
-	}
-	assert_non_null(drv);
-	name = strrchr(dev, '/') + 1;
-
+	assert_int_equal(refaccel_sysfs_get("accel0", &dev), 0);
 	fd = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
 	assert_true(fd >= 0);
 	assert_int_equal(bo_new(fd, &bo), 0);
@@ -161,7 +103,7 @@ static void test_unbind_with_open_file(void **state)
 	assert_int_equal(fill(fd, bo, so), 0);
 	assert_int_equal(drmSyncobjExportSyncFile(fd, so, &sf), 0);
 
-	sysfs_write(drv, "unbind", name);
+	assert_int_equal(refaccel_sysfs_unbind(&dev), 0);
 
 	/* the job: its fence signalled, done or failed for the device */
 	pfd = (struct pollfd){ .fd = sf, .events = POLLIN };
@@ -181,8 +123,9 @@ static void test_unbind_with_open_file(void **state)
 	close(fd);
 
 	/* bound again: a device like new */
-	sysfs_write(drv, "bind", name);
-	fd = open_node_of(dev);
+	assert_int_equal(refaccel_sysfs_bind(&dev), 0);
+	fd = refaccel_sysfs_open(&dev, 10000);
+	assert_true(fd >= 0);
 	assert_int_equal(bo_new(fd, &bo), 0);
 	assert_int_equal(drmSyncobjCreate(fd, 0, &so), 0);
 	assert_int_equal(fill(fd, bo, so), 0);
@@ -191,8 +134,7 @@ static void test_unbind_with_open_file(void **state)
 	assert_true(all_pattern(p));
 	munmap(p, SZ);
 	close(fd);
-	free(drv);
-	free(dev);
+	refaccel_sysfs_put(&dev);
 }
 
 int main(void)
@@ -200,16 +142,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unbind_with_open_file),
 	};
+	struct refaccel_sysfs_dev dev;
 
-	char *drv = realpath(CLASS "/device/driver", NULL);
-	bool ours = drv && !strcmp(strrchr(drv, '/') + 1, "refaccel");
-
-	free(drv);
 	/* never another driver's device: this one goes away for a moment */
-	if (!ours || access(CLASS "/device/driver/unbind", W_OK)) {
-		printf("SKIP: %s: no refaccel device this process may unbind\n",
-		       CLASS);
+	if (refaccel_sysfs_get("accel0", &dev)) {
+		printf("SKIP: accel0: no refaccel device this process may "
+		       "unbind\n");
 		return TEST_EXIT_SKIP;
 	}
+	refaccel_sysfs_put(&dev);
 	return TEST_RUN_GROUP("refaccel-unplug", tests);
 }
