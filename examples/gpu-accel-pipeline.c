@@ -4,7 +4,7 @@
  * device, with kernel fences in between and no copy by the host.
  *
  *   1. the "GPU" (vgem, driven through libdrm as any GPU's buffers would
- *      be) renders a frame and shares it as a dma-buf (PRIME);
+ *      be; vgem-gpu.c) renders a frame and shares it as a dma-buf (PRIME);
  *   2. libaccel imports that dma-buf into the accelerator (refaccel behind
  *      /dev/accel/accel0, the reference accel driver) and has its engine
  *      copy the frame into a buffer of its own;
@@ -25,120 +25,22 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
-#include <xf86drm.h>
-
 #include <libaccel/libaccel.h>
+
+#include "find-device.h"
+#include "vgem-gpu.h"
 
 #define WIDTH 512
 #define HEIGHT 256
 #define FRAME_BYTES (WIDTH * HEIGHT * 4u)
 #define EXIT_SKIP 77
 #define SECOND 1000000000ll
-
-/* The pixel the GPU draws at (x, y) in frame @n. */
-static uint32_t pixel(uint32_t x, uint32_t y, uint32_t n)
-{
-	return (x * 7u) ^ (y << 12) ^ (n << 24);
-}
-
-/* ---- the GPU side: vgem through libdrm ---------------------------------- */
-
-struct gpu {
-	int card;
-	uint32_t handle;
-	uint32_t *map;
-	uint64_t size;
-	int dmabuf;
-};
-
-static int gpu_open(struct gpu *g)
-{
-	drmDevicePtr devs[16];
-	int n, i;
-
-	g->card = -1;
-	n = drmGetDevices2(0, devs, 16);
-	for (i = 0; i < n && g->card < 0; i++) {
-		drmVersionPtr v;
-		int fd;
-
-		if (!(devs[i]->available_nodes & (1 << DRM_NODE_PRIMARY)))
-			continue;
-		fd = open(devs[i]->nodes[DRM_NODE_PRIMARY], O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		if (v && !strcmp(v->name, "vgem"))
-			g->card = fd;
-		else
-			close(fd);
-		drmFreeVersion(v);
-	}
-	if (n > 0)
-		drmFreeDevices(devs, n);
-	return g->card < 0 ? -ENODEV : 0;
-}
-
-/* A frame: a dumb buffer, its mapping and its dma-buf. */
-static int gpu_frame(struct gpu *g)
-{
-	struct drm_mode_create_dumb create = {
-		.width = WIDTH, .height = HEIGHT, .bpp = 32,
-	};
-	struct drm_mode_map_dumb map = { 0 };
-	void *p;
-
-	if (drmIoctl(g->card, DRM_IOCTL_MODE_CREATE_DUMB, &create))
-		return -errno;
-	if (create.pitch != WIDTH * 4)
-		return -EINVAL; /* this example draws tightly packed rows */
-	g->handle = create.handle;
-	g->size = create.size;
-	map.handle = create.handle;
-	if (drmIoctl(g->card, DRM_IOCTL_MODE_MAP_DUMB, &map))
-		return -errno;
-	p = mmap(NULL, g->size, PROT_READ | PROT_WRITE, MAP_SHARED, g->card,
-		 (off_t)map.offset);
-	if (p == MAP_FAILED)
-		return -errno;
-	g->map = p;
-	if (drmPrimeHandleToFD(g->card, g->handle, DRM_CLOEXEC | DRM_RDWR,
-			       &g->dmabuf))
-		return -errno;
-	return 0;
-}
-
-static void gpu_draw(struct gpu *g, uint32_t n)
-{
-	uint32_t x, y;
-
-	for (y = 0; y < HEIGHT; y++)
-		for (x = 0; x < WIDTH; x++)
-			g->map[y * WIDTH + x] = pixel(x, y, n);
-}
-
-static void gpu_close(struct gpu *g)
-{
-	if (g->map)
-		munmap(g->map, g->size);
-	if (g->dmabuf >= 0)
-		close(g->dmabuf);
-	if (g->handle) {
-		struct drm_gem_close c = { .handle = g->handle };
-
-		drmIoctl(g->card, DRM_IOCTL_GEM_CLOSE, &c);
-	}
-	if (g->card >= 0)
-		close(g->card);
-}
 
 /* ---- the CPU device's consumer: a native checksum kernel ---------------- */
 
@@ -184,25 +86,6 @@ static const struct accel_native_kernel_desc checksum_desc = {
 };
 
 /* ---- libaccel ---------------------------------------------------------- */
-
-/* The first device of @type (new reference), or NULL. */
-static struct accel_device *find_device(struct accel_context *ctx,
-					enum accel_device_type type)
-{
-	struct accel_device *devs[16], *found = NULL;
-	uint64_t t;
-	int n, i;
-
-	n = accel_context_get_devices(ctx, devs, 16);
-	for (i = 0; i < n && i < 16; i++) {
-		if (!found &&
-		    accel_device_query_u64(devs[i], ACCEL_DEVICE_U64_TYPE,
-					   &t) == 0 && t == type)
-			found = accel_device_ref(devs[i]);
-		accel_device_unref(devs[i]);
-	}
-	return found;
-}
 
 static int fail(const char *what, int r)
 {
@@ -269,7 +152,7 @@ static int pipeline_setup(struct pipeline *p, int frame_fd)
 int main(void)
 {
 	struct pipeline p = { 0 };
-	struct gpu g = { .card = -1, .dmabuf = -1 };
+	struct gpu g = GPU_INIT;
 	struct accel_ndrange range = {
 		.struct_size = sizeof(range),
 		.work_dim = 1,
@@ -299,7 +182,7 @@ int main(void)
 	}
 
 	/* 1. The GPU renders frame 1 and shares it. */
-	r = gpu_frame(&g);
+	r = gpu_frame(&g, WIDTH, HEIGHT);
 	if (r < 0) {
 		status = fail("vgem frame", r);
 		goto out;
@@ -355,7 +238,7 @@ int main(void)
 	}
 	for (y = 0; y < HEIGHT; y++)
 		for (x = 0; x < WIDTH; x++)
-			want += pixel(x, y, 1);
+			want += gpu_pixel(x, y, 1);
 	printf("checksum of frame 1 on the CPU device: %#" PRIx64
 	       " (expected %#" PRIx64 ")\n", got, want);
 	status = got == want ? 0 : 1;
