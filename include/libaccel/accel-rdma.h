@@ -70,7 +70,9 @@ enum accel_rdma_flags {
  *         flags forbid the mapping that remote writes need), -ENODEV (the
  *         device was unplugged), -ENOMEM, or the errno of
  *         ibv_reg_dmabuf_mr()/ibv_reg_mr() (e.g. -EPERM, -ENOMEM when the
- *         memlock limit is reached; -EIO when it sets none)
+ *         memlock limit is reached, -EFAULT when the host mapping cannot
+ *         be pinned, as a GEM object's: an accel-node buffer's on rxe;
+ *         -EIO when it sets none)
  */
 int accel_buffer_register_rdma(struct accel_buffer *buf, struct ibv_pd *pd,
 			       unsigned int access, uint32_t flags,

@@ -109,11 +109,21 @@ refaccel_requires(kernel-refaccel-edu)
 # Jobs on edu's DMA engine (edu_dma=1): every copy and fill, PRIME
 # imports included, goes through the device buffer in steps of at most
 # 2 KiB, 100 ms of guest time per command; so a chain of 10, not 1,000.
+# Then the GPU -> accelerator -> RDMA pipeline example (where
+# libaccel-rdma is built; rxe0 is in every VM) with the engine's copy on
+# the DMA engine: a 32 KiB frame, 16 steps, about 4 s. The unbind test
+# stays last: the device may come back under another node number.
+set(REFACCEL_RDMA_PIPELINE "")
+if(TARGET accel-rdma)
+	set(REFACCEL_RDMA_PIPELINE
+		COMMAND $<TARGET_FILE:gpu-accel-rdma-pipeline> 128x64)
+endif()
 accel_add_kernel_test(NAME kernel-refaccel-edu-dma
 	COMMAND ${REFACCEL_LOAD} edu_dma=1
 	COMMAND sh -c "dmesg | grep 'refaccel.*self-test passed, jobs on the DMA engine'"
 	COMMAND $<TARGET_FILE:refaccel-driver>
 	COMMAND sh -c "grep refaccel /proc/interrupts"
+	${REFACCEL_RDMA_PIPELINE}
 	COMMAND $<TARGET_FILE:refaccel-unplug>
 	ENV REFACCEL_TEST_CHAIN=10
 	DEVICES edu
