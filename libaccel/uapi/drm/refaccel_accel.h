@@ -6,7 +6,8 @@
  * accel backend both include it.
  *
  * The device has buffers (GEM objects in system memory, shared with
- * PRIME) and one engine that runs copy and fill jobs in submission order.
+ * PRIME) and one engine that runs copy, fill and factorial jobs in
+ * submission order.
  * Generic DRM ioctls work as usual: DRM_IOCTL_VERSION, GEM_CLOSE,
  * PRIME_HANDLE_TO_FD / PRIME_FD_TO_HANDLE and the SYNCOBJ_* family.
  *
@@ -22,7 +23,8 @@
  *
  * Errors (negative errno from ioctl(2), errno in user space):
  * - EINVAL: unknown flags or op, non-zero padding, zero size, bad fill
- *   pattern, a range outside its buffer, an in-syncobj with no fence;
+ *   pattern, a factorial job on partial or unaligned words, a range
+ *   outside its buffer, an in-syncobj with no fence;
  * - ENOENT: a buffer or syncobj handle this file does not have;
  * - E2BIG: a buffer larger than the device's memory, or too many
  *   in-syncobjs;
@@ -89,6 +91,13 @@ struct drm_refaccel_bo_info {
 /* drm_refaccel_submit.op */
 #define REFACCEL_OP_COPY 1 /* src[src_offset..] to dst[dst_offset..] */
 #define REFACCEL_OP_FILL 2 /* pattern repeated over dst[dst_offset..] */
+/*
+ * Each 32-bit word w (CPU byte order) of src[src_offset..] gives the word
+ * w! modulo 2^32 at the same place of dst[dst_offset..]: the wrapping
+ * 32-bit product edu's factorial unit computes, so 0! = 1 and every
+ * w >= 34 gives 0 (34! is a multiple of 2^32).
+ */
+#define REFACCEL_OP_FACTORIAL 3
 
 #define REFACCEL_MAX_PATTERN 128
 #define REFACCEL_MAX_IN_SYNCOBJS 64
@@ -98,11 +107,15 @@ struct drm_refaccel_bo_info {
  * @op: REFACCEL_OP_*
  * @flags: must be 0
  * @dst_handle: buffer written
- * @src_handle: buffer read (COPY; ignored for FILL); may be @dst_handle,
- *	the ranges may then overlap (memmove semantics)
- * @dst_offset: byte offset of the range in the destination
- * @src_offset: byte offset of the range in the source (COPY)
- * @size: bytes, > 0; FILL: a multiple of @pattern_size
+ * @src_handle: buffer read (COPY, FACTORIAL; ignored for FILL); may be
+ *	@dst_handle, the ranges may then overlap (memmove semantics: the
+ *	result is as if the whole source were read first)
+ * @dst_offset: byte offset of the range in the destination; FACTORIAL:
+ *	a multiple of 4
+ * @src_offset: byte offset of the range in the source (COPY, FACTORIAL);
+ *	FACTORIAL: a multiple of 4
+ * @size: bytes, > 0; FILL: a multiple of @pattern_size; FACTORIAL: a
+ *	multiple of 4
  * @in_syncobjs: user pointer to an array of __u32 syncobj handles whose
  *	current fences the job waits for
  * @in_syncobj_count: entries in @in_syncobjs, at most

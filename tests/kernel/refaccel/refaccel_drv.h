@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * refaccel: a reference DRM accel driver, a "DMA engine" that copies and
- * fills GEM shmem buffers in submission order. A test fixture for
- * libaccel's accel backend. Two personalities, one UAPI: a software
- * engine on a platform device, and QEMU's "edu" PCI device.
+ * refaccel: a reference DRM accel driver, a "DMA engine" that copies,
+ * fills and maps 32-bit words to their factorials in GEM shmem buffers,
+ * in submission order. A test fixture for libaccel's accel backend. Two
+ * personalities, one UAPI: a software engine on a platform device, and
+ * QEMU's "edu" PCI device.
  */
 #ifndef REFACCEL_DRV_H
 #define REFACCEL_DRV_H
@@ -94,6 +95,28 @@ int refaccel_edu_copy(struct refaccel_edu *edu, struct sg_table *dst,
 int refaccel_edu_fill(struct refaccel_edu *edu, struct sg_table *dst,
 		      u64 dst_offset, u64 size, const u8 *pattern,
 		      u32 pattern_size);
+int refaccel_edu_factorial_words(struct refaccel_edu *edu, u32 *dst,
+				 const u32 *src, u64 words);
+
+/* From here on n! modulo 2^32 is 0: 34! holds 2^32 (32 factors of two). */
+#define REFACCEL_FACT_ZERO	34
+
+/*
+ * n! modulo 2^32, exactly as edu's factorial unit computes it (a 32-bit
+ * product of n, n - 1, ..., 1, so 0! = 1): the CPU engine's
+ * REFACCEL_OP_FACTORIAL, and edu's for words it does not send to the
+ * unit.
+ */
+static inline u32 refaccel_factorial(u32 n)
+{
+	u32 r = 1;
+
+	if (n >= REFACCEL_FACT_ZERO)
+		return 0;
+	for (; n > 1; n--)
+		r *= n;
+	return r;
+}
 
 int refaccel_bo_create_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file);

@@ -17,9 +17,11 @@
  * step moves one piece of at most EDU_DMA_MAX bytes (and within one page
  * on either side) from system memory into the device buffer and out
  * again, waiting for the interrupt of each command; a fill stages its
- * pattern in the device buffer once and copies out of it. Otherwise the
- * CPU runs them (refaccel_job.c), as in the software personality: one
- * command takes 100 ms of guest time, too slow for long test runs.
+ * pattern in the device buffer once and copies out of it. A factorial
+ * job sends each word through the factorial unit, one interrupt per
+ * word. Otherwise the CPU runs them (refaccel_job.c), as in the software
+ * personality: one DMA command takes 100 ms of guest time, too slow for
+ * long test runs.
  */
 #include <linux/dma-mapping.h>
 #include <linux/delay.h>
@@ -91,12 +93,19 @@ MODULE_PARM_DESC(edu_dma,
 static atomic_t edu_drop_irqs = ATOMIC_INIT(0);
 module_param_named(edu_drop_irqs, edu_drop_irqs.counter, int, 0644);
 MODULE_PARM_DESC(edu_drop_irqs,
-		 "edu, tests: issue the next N DMA commands without their interrupt");
+		 "edu, tests: issue the next N commands without their interrupt");
+
+/* Whether the DMA engine or the factorial unit still works. */
+static bool refaccel_edu_busy(struct refaccel_edu *edu)
+{
+	return (lo_hi_readq(edu->mmio + EDU_DMA_CMD) & EDU_DMA_RUN) ||
+	       (readl(edu->mmio + EDU_STATUS) & EDU_STATUS_COMPUTING);
+}
 
 /*
  * After a command timed out. The device has no reset register and
- * ignores commands while one runs: wait for the engine to stop and ack
- * whatever it raised. A device that never stops is given up (wedged):
+ * ignores commands while one runs: wait for both units to stop and ack
+ * whatever they raised. A device that never stops is given up (wedged):
  * later commands fail at once.
  */
 static void refaccel_edu_recover(struct refaccel_edu *edu)
@@ -104,17 +113,17 @@ static void refaccel_edu_recover(struct refaccel_edu *edu)
 	int i;
 
 	for (i = 0; i < 100; i++) {
-		if (!(lo_hi_readq(edu->mmio + EDU_DMA_CMD) & EDU_DMA_RUN))
+		if (!refaccel_edu_busy(edu))
 			break;
 		msleep(20);
 	}
 	if (i == 100) {
-		pci_err(edu->pdev, "DMA engine does not stop: wedged\n");
+		pci_err(edu->pdev, "device does not stop: wedged\n");
 		edu->wedged = true;
 		return;
 	}
 	writel(~0u, edu->mmio + EDU_IRQ_ACK);
-	pci_warn(edu->pdev, "DMA command timed out, engine idle again\n");
+	pci_warn(edu->pdev, "command timed out, device idle again\n");
 }
 
 static irqreturn_t refaccel_edu_irq(int irq, void *arg)
@@ -190,20 +199,30 @@ static int refaccel_edu_dma(struct refaccel_edu *edu, dma_addr_t ram,
 	return ret;
 }
 
-/* n! on the factorial unit (32 bits, wrapping), finished by interrupt. */
+/*
+ * n! on the factorial unit (32 bits, wrapping), finished by interrupt.
+ * Sleeps; under edu->lock.
+ */
 static int refaccel_edu_factorial(struct refaccel_edu *edu, u32 n, u32 *out)
 {
+	u32 status = EDU_STATUS_FACT_IRQ;
 	int ret;
 
+	if (edu->wedged)
+		return -EIO;
+	if (atomic_add_unless(&edu_drop_irqs, -1, 0))
+		status = 0;
 	refaccel_edu_arm(edu);
-	writel(EDU_STATUS_FACT_IRQ, edu->mmio + EDU_STATUS);
+	writel(status, edu->mmio + EDU_STATUS);
 	/* The unit ignores n while it computes: it must be idle. */
 	if (readl(edu->mmio + EDU_STATUS) & EDU_STATUS_COMPUTING)
 		return -EBUSY;
 	writel(n, edu->mmio + EDU_FACT);
 	ret = refaccel_edu_wait(edu, EDU_IRQ_FACT);
-	if (ret)
+	if (ret) {
+		refaccel_edu_recover(edu);
 		return ret;
+	}
 	*out = readl(edu->mmio + EDU_FACT);
 	return 0;
 }
@@ -320,6 +339,42 @@ int refaccel_edu_fill(struct refaccel_edu *edu, struct sg_table *dst,
 		}
 		ret = refaccel_edu_dma(edu, d, done % pattern_size, n, true);
 		done += n;
+	}
+	mutex_unlock(&edu->lock);
+	return ret;
+}
+
+/*
+ * A factorial job: each of @words words of @src (the job's CPU mapping)
+ * through the factorial unit into @dst, backwards when @dst overlaps @src
+ * from above (the copy's memmove semantics). The unit multiplies n times,
+ * so a word near 2^32 would keep it busy for seconds, past the timeout;
+ * from REFACCEL_FACT_ZERO on its result is 0 anyway, written without it.
+ * Sleeps; allocates nothing (a fence signalling path).
+ */
+int refaccel_edu_factorial_words(struct refaccel_edu *edu, u32 *dst,
+				 const u32 *src, u64 words)
+{
+	bool back = dst > src && dst < src + words;
+	u64 done, i;
+	int ret = 0;
+	u32 n, r;
+
+	mutex_lock(&edu->lock);
+	for (done = 0; done < words; done++) {
+		i = back ? words - 1 - done : done;
+		n = READ_ONCE(src[i]);
+		if (n < REFACCEL_FACT_ZERO) {
+			ret = refaccel_edu_factorial(edu, n, &r);
+			if (ret)
+				break;
+		} else {
+			r = refaccel_factorial(n);
+			/* Words not sent to the unit: no sleep in between. */
+			if (!(done % 4096))
+				cond_resched();
+		}
+		WRITE_ONCE(dst[i], r);
 	}
 	mutex_unlock(&edu->lock);
 	return ret;

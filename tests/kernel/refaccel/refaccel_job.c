@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * refaccel jobs: the submit ioctl, the engine's fences and the ordered
- * workqueue that runs copy and fill jobs.
+ * workqueue that runs copy, fill and factorial jobs.
  *
  * Fence rules kept here (Debian's kernel has no lockdep to catch them):
  * - everything that can fail, allocate or take a reservation lock is done
@@ -175,6 +175,14 @@ static void refaccel_job_fill(struct refaccel_job *job, u8 *dst)
 	}
 }
 
+/* The source's bytes: the second object's mapping, or the first's. */
+static const u8 *refaccel_job_src(struct refaccel_job *job)
+{
+	const struct iosys_map *sm = job->bo[1] ? &job->map[1] : &job->map[0];
+
+	return (const u8 *)sm->vaddr + job->src_offset;
+}
+
 static void refaccel_job_copy(struct refaccel_job *job, u8 *dst,
 			      const u8 *src)
 {
@@ -193,37 +201,75 @@ static void refaccel_job_copy(struct refaccel_job *job, u8 *dst,
 	}
 }
 
+/*
+ * Word by word, backwards when the destination overlaps the source from
+ * above: each source word is read before its place can be written (the
+ * copy's memmove semantics). Offsets are 4-aligned, mappings page-aligned.
+ */
+static void refaccel_job_factorial(struct refaccel_job *job, u32 *dst,
+				   const u32 *src)
+{
+	u64 words = job->size / 4, done = 0, end, i;
+	bool back = dst > src && dst < src + words;
+
+	while (done < words) {
+		end = min_t(u64, words, done + REFACCEL_CHUNK / 4);
+		for (; done < end; done++) {
+			i = back ? words - 1 - done : done;
+			dst[i] = refaccel_factorial(src[i]);
+		}
+		cond_resched();
+	}
+}
+
+/* The work proper, on edu's device (edu_dma=1) or on the CPU. */
+static int refaccel_job_do(struct refaccel_job *job)
+{
+	struct refaccel_edu *edu = &job->rdev->edu;
+	u8 *dst = (u8 *)job->map[0].vaddr + job->dst_offset;
+	const u32 *wsrc;
+	u32 *wdst;
+
+	switch (job->op) {
+	case REFACCEL_OP_FILL:
+		if (edu->dma_jobs)
+			return refaccel_edu_fill(edu, job->sgt[0],
+						 job->dst_offset, job->size,
+						 job->pattern,
+						 job->pattern_size);
+		refaccel_job_fill(job, dst);
+		return 0;
+	case REFACCEL_OP_FACTORIAL:
+		wdst = (u32 *)dst;
+		wsrc = (const u32 *)refaccel_job_src(job);
+		/* edu's unit takes its words from the CPU, not by DMA. */
+		if (edu->dma_jobs)
+			return refaccel_edu_factorial_words(edu, wdst, wsrc,
+							    job->size / 4);
+		refaccel_job_factorial(job, wdst, wsrc);
+		return 0;
+	default:
+		if (edu->dma_jobs)
+			return refaccel_edu_copy(edu, job->sgt[0],
+						 job->dst_offset,
+						 job->sgt[1] ?: job->sgt[0],
+						 job->src_offset, job->size);
+		refaccel_job_copy(job, dst, refaccel_job_src(job));
+		return 0;
+	}
+}
+
 /* The job on the engine, the device entered: 0 or an error. */
 static int refaccel_job_exec(struct refaccel_job *job)
 {
-	u8 *dst = (u8 *)job->map[0].vaddr + job->dst_offset;
 	struct refaccel_file *rfile = job->rfile;
-	int ret = 0;
+	int ret;
 
 	/* Engine time: from the end of the wait; jobs run one at a time. */
 	spin_lock(&rfile->lock);
 	rfile->run_start = ktime_get_ns();
 	spin_unlock(&rfile->lock);
-	if (job->rdev->edu.dma_jobs) {
-		struct sg_table *src = job->sgt[1] ?: job->sgt[0];
-
-		if (job->op == REFACCEL_OP_FILL)
-			ret = refaccel_edu_fill(&job->rdev->edu, job->sgt[0],
-						job->dst_offset, job->size,
-						job->pattern,
-						job->pattern_size);
-		else
-			ret = refaccel_edu_copy(&job->rdev->edu, job->sgt[0],
-						job->dst_offset, src,
-						job->src_offset, job->size);
-	} else if (job->op == REFACCEL_OP_FILL) {
-		refaccel_job_fill(job, dst);
-	} else {
-		const struct iosys_map *sm = job->bo[1] ? &job->map[1] :
-							  &job->map[0];
-
-		refaccel_job_copy(job, dst, (u8 *)sm->vaddr + job->src_offset);
-	}
+	ret = refaccel_job_do(job);
 	spin_lock(&rfile->lock);
 	rfile->busy_ns += ktime_get_ns() - rfile->run_start;
 	rfile->run_start = 0;
@@ -312,7 +358,7 @@ static int refaccel_job_lookup(struct refaccel_job *job,
 	ret = refaccel_range_ok(job->bo[0], args->dst_offset, args->size);
 	if (ret)
 		return ret;
-	if (args->op == REFACCEL_OP_COPY) {
+	if (args->op != REFACCEL_OP_FILL) {
 		job->bo[1] = drm_gem_object_lookup(file, args->src_handle);
 		if (!job->bo[1])
 			return -ENOENT;
@@ -365,6 +411,11 @@ static int refaccel_check_args(const struct drm_refaccel_submit *args)
 		if (!args->pattern_size ||
 		    args->pattern_size > REFACCEL_MAX_PATTERN ||
 		    args->size % args->pattern_size)
+			return -EINVAL;
+		return 0;
+	case REFACCEL_OP_FACTORIAL:
+		/* Whole, aligned words: the engines access them as u32. */
+		if ((args->size | args->dst_offset | args->src_offset) % 4)
 			return -EINVAL;
 		return 0;
 	default:
