@@ -82,7 +82,7 @@ static void test_discovery(void **state)
 	assert_string_equal(s, "/dev/accel/accel0");
 	assert_int_equal(accel_device_query_string(env->acc,
 			 ACCEL_DEVICE_STRING_BUILT_IN_KERNELS, &s), 0);
-	assert_string_equal(s, "copy_u8;fill_u32");
+	assert_string_equal(s, "copy_u8;fill_u32;factorial_u32");
 
 	/* udev's view of it. */
 	n = accel_context_get_candidate_count(env->ctx);

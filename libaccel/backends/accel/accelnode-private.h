@@ -33,12 +33,18 @@ struct accel_queue;
 enum accelnode_op {
 	ACCELNODE_OP_COPY = 1,
 	ACCELNODE_OP_FILL,
+	/*
+	 * From here on a driver's own operations (its built-in kernels),
+	 * made by its launch_job and read by its submit only. They are
+	 * shaped like a COPY: dst, src, offsets, size.
+	 */
+	ACCELNODE_OP_DRIVER = 0x100,
 };
 
 /* One engine job, as the generic code describes it to a driver. */
 struct accelnode_job {
-	enum accelnode_op op;
-	uint32_t dst, src;            /* GEM handles (src: COPY only) */
+	enum accelnode_op op;         /* or ACCELNODE_OP_DRIVER + n */
+	uint32_t dst, src;            /* GEM handles (src: not FILL) */
 	uint64_t dst_offset, src_offset, size;
 	const uint8_t *pattern;       /* FILL */
 	uint32_t pattern_size;

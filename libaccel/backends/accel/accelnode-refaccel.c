@@ -9,6 +9,9 @@
 #include "accelnode-private.h"
 #include "uapi/drm/refaccel_accel.h"
 
+/* The engine's factorial job, a driver operation (ACCELNODE_OP_DRIVER). */
+#define OP_FACTORIAL (ACCELNODE_OP_DRIVER + 0)
+
 static int refaccel_bo_create(int fd, uint64_t size, uint32_t *ret_handle)
 {
 	struct drm_refaccel_bo_create arg = { .size = size };
@@ -50,16 +53,23 @@ static int refaccel_submit(int fd, const struct accelnode_job *job)
 		.out_syncobj = job->out_syncobj,
 	};
 
-	if (job->op == ACCELNODE_OP_COPY) {
-		arg.op = REFACCEL_OP_COPY;
+	switch ((int)job->op) {
+	case ACCELNODE_OP_COPY:
+	case OP_FACTORIAL:
+		arg.op = job->op == ACCELNODE_OP_COPY ? REFACCEL_OP_COPY :
+							REFACCEL_OP_FACTORIAL;
 		arg.src_handle = job->src;
 		arg.src_offset = job->src_offset;
-	} else {
+		break;
+	case ACCELNODE_OP_FILL:
 		if (job->pattern_size > sizeof(arg.pattern))
 			return -EINVAL;
 		arg.op = REFACCEL_OP_FILL;
 		arg.pattern_size = job->pattern_size;
 		memcpy(arg.pattern, job->pattern, job->pattern_size);
+		break;
+	default:
+		return -EOPNOTSUPP;
 	}
 	return accel_ioctl(fd, DRM_IOCTL_REFACCEL_SUBMIT, &arg);
 }
@@ -70,6 +80,10 @@ static int refaccel_submit(int fd, const struct accelnode_job *job)
  * over global ids [offset, offset + size) of dimension 0:
  *   copy_u8(global uchar *dst, global const uchar *src): dst[i] = src[i]
  *   fill_u32(global uint *dst, uint value):            dst[i] = value
+ * and one of the engine's own (REFACCEL_OP_FACTORIAL):
+ *   factorial_u32(global uint *dst, global const uint *src):
+ *     dst[i] = src[i]! modulo 2^32 (0! = 1, 0 from 34 on); dst and src
+ *     may be one buffer, overlapping ranges read as if src came first
  */
 #define OP_HANDLE(op) ((void *)(uintptr_t)(op))
 
@@ -100,6 +114,12 @@ static const struct accel_kernel_arg_desc fill_u32_args[] = {
 	},
 };
 
+static const struct accel_kernel_arg_desc factorial_u32_args[] = {
+	ARG(BUFFER, sizeof(void *), 0, "dst", "uint*"),
+	ARG(BUFFER, sizeof(void *), ACCEL_KERNEL_ARG_TYPE_CONST, "src",
+	    "uint*"),
+};
+
 static const struct accel_kernel_info built_ins[] = {
 	{
 		.name = "copy_u8",
@@ -113,6 +133,12 @@ static const struct accel_kernel_info built_ins[] = {
 		.n_args = ARRAY_SIZE(fill_u32_args),
 		.args = fill_u32_args,
 	},
+	{
+		.name = "factorial_u32",
+		.handle = OP_HANDLE(OP_FACTORIAL),
+		.n_args = ARRAY_SIZE(factorial_u32_args),
+		.args = factorial_u32_args,
+	},
 };
 
 static int refaccel_launch_job(struct accel_cmd *cmd,
@@ -123,26 +149,34 @@ static int refaccel_launch_job(struct accel_cmd *cmd,
 	const struct accel_launch *l = &cmd->u.launch;
 	uint64_t first = l->global_offset[0], n = l->global_size[0];
 	uintptr_t op = (uintptr_t)l->kernel->def->handle;
-	bool copy = op == ACCELNODE_OP_COPY;
-	uint32_t need = copy ? 2 : 1;
+	uint32_t need = op == ACCELNODE_OP_FILL ? 1 : 2;
 
-	if (!copy && op != ACCELNODE_OP_FILL)
+	if (op != ACCELNODE_OP_COPY && op != ACCELNODE_OP_FILL &&
+	    op != OP_FACTORIAL)
 		return -EOPNOTSUPP;
 	/* Buffer arguments in order; a NULL one is not there. */
 	if (l->n_buffers != need)
 		return -EINVAL;
-	if (copy) {
+	if (op == ACCELNODE_OP_COPY) {
 		job->op = ACCELNODE_OP_COPY;
 		job->dst_offset = first;
 		job->src_offset = first;
 		job->size = n;
 		*ret_src = l->buffers[1];
+		*ret_dst = l->buffers[0];
+		return 0;
+	}
+	/* 32-bit words: byte offsets and size four times the ids. */
+	if (first > UINT64_MAX / 4 || n > UINT64_MAX / 4 - first)
+		return -EINVAL;
+	job->dst_offset = first * 4;
+	job->size = n * 4;
+	if (op == OP_FACTORIAL) {
+		job->op = (enum accelnode_op)OP_FACTORIAL;
+		job->src_offset = first * 4;
+		*ret_src = l->buffers[1];
 	} else {
-		if (first > UINT64_MAX / 4 || n > UINT64_MAX / 4 - first)
-			return -EINVAL;
 		job->op = ACCELNODE_OP_FILL;
-		job->dst_offset = first * 4;
-		job->size = n * 4;
 		job->pattern = l->args[1];
 		job->pattern_size = 4;
 		*ret_src = NULL;
