@@ -3,7 +3,8 @@
  * The accel-node backend on refaccel, through the public API: discovery,
  * buffers, PRIME with the CPU device, vgem and udmabuf, in-fences from
  * sync_files, out-fences exported as sync_files before the job ran,
- * implicit sync, 1,000 chained jobs, built-in kernels. Runs in the VM
+ * implicit sync, 1,000 chained jobs, built-in kernels (the engine's
+ * copy and fill, and its factorial job as factorial_u32). Runs in the VM
  * tier after load.sh; exits 77 where no refaccel device exists.
  */
 #define _GNU_SOURCE
@@ -491,6 +492,90 @@ static void test_built_ins(void **state)
 	accel_buffer_unref(b);
 }
 
+/* Words and their factorials modulo 2^32 (REFACCEL_OP_FACTORIAL). */
+static const uint32_t fact_w[] = { 0, 1, 2, 12, 13, 33, 34, 1000,
+				   0xffffffff };
+static const uint32_t fact_f[] = { 1, 1, 2, 479001600, 1932053504,
+				   0x80000000, 0, 0, 0 };
+
+#define NW TEST_ARRAY_SIZE(fact_w)
+
+/* Words [first, first + NW) of @b hold fact_f (the rest not checked). */
+static void expect_fact(struct accel_queue *q, struct accel_buffer *b,
+			uint64_t first)
+{
+	uint32_t got[NW];
+	struct accel_fence *f = NULL;
+	size_t i;
+
+	assert_int_equal(accel_queue_read(q, b, first * 4, sizeof(got), got, 0,
+					  NULL, &f), 0);
+	wait_ok(f);
+	for (i = 0; i < NW; i++)
+		if (got[i] != fact_f[i])
+			fail_msg("word %llu (%u!): 0x%08x, want 0x%08x",
+				 (unsigned long long)(first + i), fact_w[i],
+				 got[i], fact_f[i]);
+}
+
+/*
+ * factorial_u32(dst, src), the engine's factorial job: its description,
+ * out of place over a range of global ids, in place (one buffer as both
+ * arguments), and a range past the buffer's end failing the command.
+ */
+static void test_built_in_factorial(void **state)
+{
+	struct node_env *env = *state;
+	struct accel_buffer *a = buf_new(env->acc, 4096);
+	struct accel_buffer *b = buf_new(env->acc, 4096);
+	struct accel_program *prog = NULL;
+	struct accel_kernel *k = NULL;
+	struct accel_kernel_arg_desc arg = { .struct_size = sizeof(arg) };
+	struct accel_ndrange r = { .struct_size = sizeof(r), .work_dim = 1 };
+	struct accel_fence *f = NULL;
+
+	assert_int_equal(accel_program_new_built_in(env->acc, "factorial_u32",
+						    &prog), 0);
+	assert_int_equal(accel_kernel_new(prog, "factorial_u32", &k), 0);
+	assert_int_equal(accel_kernel_get_arg_count(k), 2);
+	assert_int_equal(accel_kernel_get_arg_desc(k, 1, &arg), 0);
+	assert_int_equal(arg.kind, ACCEL_KERNEL_ARG_BUFFER);
+	assert_string_equal(arg.name, "src");
+	assert_string_equal(arg.type_name, "uint*");
+
+	fill_u32(env->q, b, 0, 4096, 0x5a5a5a5a);
+	assert_int_equal(accel_queue_write(env->q, a, 40 * 4, sizeof(fact_w),
+					   fact_w, 0, NULL, &f), 0);
+	wait_ok(f);
+	assert_int_equal(accel_kernel_set_arg_buffer(k, 0, b), 0);
+	assert_int_equal(accel_kernel_set_arg_buffer(k, 1, a), 0);
+	r.global_offset[0] = 40;
+	r.global_size[0] = NW;
+	assert_int_equal(accel_queue_launch(env->q, k, &r, 0, NULL, &f), 0);
+	wait_ok(f);
+	expect_fact(env->q, b, 40);
+	expect_u32(env->q, b, 0, 40 * 4, 0x5a5a5a5a);
+	expect_u32(env->q, b, (40 + NW) * 4, 4096 - (40 + NW) * 4,
+		   0x5a5a5a5a);
+
+	/* In place: the words of a become their factorials. */
+	assert_int_equal(accel_kernel_set_arg_buffer(k, 0, a), 0);
+	assert_int_equal(accel_queue_launch(env->q, k, &r, 0, NULL, &f), 0);
+	wait_ok(f);
+	expect_fact(env->q, a, 40);
+
+	/* Past the end of the buffer: the command fails, nothing runs. */
+	r.global_offset[0] = 1024 - NW + 1;
+	assert_int_equal(accel_queue_launch(env->q, k, &r, 0, NULL, &f), 0);
+	assert_int_equal(accel_fence_wait(f, 10000 * MS), -EINVAL);
+	accel_fence_unref(f);
+
+	accel_kernel_unref(k);
+	accel_program_unref(prog);
+	accel_buffer_unref(a);
+	accel_buffer_unref(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -507,6 +592,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_built_ins, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_built_in_factorial, setup,
 						teardown),
 	};
 

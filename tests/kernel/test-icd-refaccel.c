@@ -3,7 +3,8 @@
  * The OpenCL view of refaccel, through the real loader with only our ICD
  * (OCL_ICD_VENDORS): one platform with two devices, the CPU reference
  * device and refaccel as CL_DEVICE_TYPE_ACCELERATOR; its engine runs the
- * built-in kernels copy_u8 and fill_u32 and buffer copies and fills; a
+ * built-in kernels copy_u8, fill_u32 and factorial_u32 and buffer copies
+ * and fills; a
  * source program cannot be built for it. A context with both devices
  * shares its buffers: an OpenCL C kernel on the CPU and refaccel's
  * built-ins work on one cl_mem, whichever device the context lists first.
@@ -141,6 +142,72 @@ static void test_built_ins(void **state)
 	clReleaseProgram(src);
 	clReleaseKernel(fill);
 	clReleaseKernel(copy);
+	clReleaseProgram(prog);
+	clReleaseMemObject(a);
+	clReleaseMemObject(b);
+	clReleaseCommandQueue(q);
+	clReleaseContext(ctx);
+}
+
+/*
+ * factorial_u32(dst, src): each word's factorial modulo 2^32 (0! = 1,
+ * 13! wrapped, 0 from 34 on), out of place over part of the ids, then in
+ * place with one cl_mem as both arguments.
+ */
+static void test_built_in_factorial(void **state)
+{
+	static const cl_uint w[] = { 0, 1, 12, 13, 33, 34, 0xffffffff };
+	static const cl_uint f[] = { 1, 1, 479001600, 1932053504, 0x80000000,
+				     0, 0 };
+	const size_t n = sizeof(w) / sizeof(w[0]), off = 8;
+	cl_uint got[sizeof(w) / sizeof(w[0])], v = 0x5a5a5a5a;
+	cl_int err;
+	cl_context ctx = clCreateContext(NULL, 1, &acc, NULL, NULL, &err);
+	cl_command_queue q;
+	cl_program prog;
+	cl_kernel k;
+	cl_mem a, b;
+	size_t i;
+
+	(void)state;
+	CL_OK(err);
+	q = clCreateCommandQueueWithProperties(ctx, acc, NULL, &err);
+	CL_OK(err);
+	a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+	CL_OK(err);
+	b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+	CL_OK(err);
+	CL_OK(clEnqueueFillBuffer(q, b, &v, 4, 0, N * 4, 0, NULL, NULL));
+	CL_OK(clEnqueueWriteBuffer(q, a, CL_FALSE, off * 4, sizeof(w), w, 0,
+				   NULL, NULL));
+	prog = clCreateProgramWithBuiltInKernels(ctx, 1, &acc,
+						 "factorial_u32", &err);
+	CL_OK(err);
+	k = clCreateKernel(prog, "factorial_u32", &err);
+	CL_OK(err);
+
+	CL_OK(clSetKernelArg(k, 0, sizeof(b), &b));
+	CL_OK(clSetKernelArg(k, 1, sizeof(a), &a));
+	CL_OK(clEnqueueNDRangeKernel(q, k, 1, &off, &n, NULL, 0, NULL, NULL));
+	CL_OK(clEnqueueReadBuffer(q, b, CL_TRUE, off * 4, sizeof(got), got, 0,
+				  NULL, NULL));
+	for (i = 0; i < n; i++)
+		if (got[i] != f[i])
+			fail_msg("b[%zu] (%u!): 0x%08x, want 0x%08x", off + i,
+				 w[i], got[i], f[i]);
+	expect(q, b, 0, off, v);
+	expect(q, b, off + n, N - off - n, v);
+
+	CL_OK(clSetKernelArg(k, 0, sizeof(a), &a));
+	CL_OK(clEnqueueNDRangeKernel(q, k, 1, &off, &n, NULL, 0, NULL, NULL));
+	CL_OK(clEnqueueReadBuffer(q, a, CL_TRUE, off * 4, sizeof(got), got, 0,
+				  NULL, NULL));
+	for (i = 0; i < n; i++)
+		if (got[i] != f[i])
+			fail_msg("a[%zu] (%u!): 0x%08x, want 0x%08x", off + i,
+				 w[i], got[i], f[i]);
+
+	clReleaseKernel(k);
 	clReleaseProgram(prog);
 	clReleaseMemObject(a);
 	clReleaseMemObject(b);
@@ -312,6 +379,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_built_ins),
+		cmocka_unit_test(test_built_in_factorial),
 		cmocka_unit_test(test_shared_cpu_home),
 		cmocka_unit_test(test_shared_acc_home),
 		cmocka_unit_test(test_unshared_host_ptr),

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The refaccel driver's own ioctls, raw (no libaccel): buffers, mmap,
- * copy/fill jobs, syncobj in/out fences and sync_files, implicit sync
- * through reservation objects, PRIME with vgem, udmabuf and the system
- * dma-buf heap, a chain of 1,000 jobs, and bad input. Runs in the VM tier
- * after load.sh loaded the module; elsewhere it exits 77.
+ * copy/fill/factorial jobs, syncobj in/out fences and sync_files,
+ * implicit sync through reservation objects, PRIME with vgem, udmabuf and
+ * the system dma-buf heap, a chain of 1,000 jobs, and bad input. Runs in
+ * the VM tier after load.sh loaded the module; elsewhere it exits 77.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,18 @@ static int submit_fill(uint32_t dst, uint64_t off, uint64_t size,
 	};
 
 	memcpy(s.pattern, &pattern, 4);
+	return rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &s);
+}
+
+static int submit_factorial(uint32_t dst, uint64_t doff, uint32_t src,
+			    uint64_t soff, uint64_t size, uint32_t out)
+{
+	struct drm_refaccel_submit s = {
+		.op = REFACCEL_OP_FACTORIAL, .dst_handle = dst,
+		.src_handle = src, .dst_offset = doff, .src_offset = soff,
+		.size = size, .out_syncobj = out,
+	};
+
 	return rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &s);
 }
 
@@ -446,39 +459,223 @@ static char sysfs_char(const char *path)
 
 #define PARAMS "/sys/module/refaccel/parameters/"
 
+/* The status of the fence in syncobj @s: 1 done, 0 pending, < 0 error. */
+static int syncobj_status(uint32_t s)
+{
+	struct sync_file_info info;
+	int sf;
+
+	assert_int_equal(drmSyncobjExportSyncFile(fd, s, &sf), 0);
+	memset(&info, 0, sizeof(info));
+	assert_int_equal(ioctl(sf, SYNC_IOC_FILE_INFO, &info), 0);
+	close(sf);
+	return info.status;
+}
+
+static uint32_t get_u32(const uint8_t *p, uint64_t word)
+{
+	uint32_t v;
+
+	memcpy(&v, p + word * 4, 4);
+	return v;
+}
+
+static void put_u32(uint8_t *p, uint64_t word, uint32_t v)
+{
+	memcpy(p + word * 4, &v, 4);
+}
+
 /*
- * A device that does not answer (edu on its DMA engine, a command issued
- * without its interrupt through the edu_drop_irqs knob): the job's fence
- * signals -ETIMEDOUT, and the next job runs normally.
+ * Words and their factorials modulo 2^32, worked out by hand (edu's
+ * unit multiplies in 32 bits, so 13! wraps and from 34 on the product
+ * holds 2^32). Eight of them reach edu's unit; the others are 0 without.
+ */
+static const struct {
+	uint32_t w, f;
+} fact_cases[] = {
+	{ 0, 1 },
+	{ 1, 1 },
+	{ 2, 2 },
+	{ 5, 120 },
+	{ 12, 479001600 },
+	{ 13, 1932053504 },	/* 6227020800 - 2^32 */
+	{ 20, 0x82b40000 },
+	{ 33, 0x80000000 },	/* 31 factors of two */
+	{ 34, 0 },		/* 32 of them */
+	{ 35, 0 },
+	{ 1000, 0 },
+	{ 0x10000, 0 },
+	{ 0x7fffffff, 0 },
+	{ 0xffffffff, 0 },
+};
+
+#define NFACT TEST_ARRAY_SIZE(fact_cases)
+
+/* The cases' words from word @at of @p. */
+static void put_cases(uint8_t *p, uint64_t at)
+{
+	size_t i;
+
+	for (i = 0; i < NFACT; i++)
+		put_u32(p, at + i, fact_cases[i].w);
+}
+
+/* Words @at.. of @p hold the cases' factorials (@fact) or words. */
+static void expect_cases(const uint8_t *p, uint64_t at, bool fact)
+{
+	size_t i;
+
+	for (i = 0; i < NFACT; i++) {
+		uint32_t want = fact ? fact_cases[i].f : fact_cases[i].w;
+
+		if (get_u32(p, at + i) != want)
+			fail_msg("word %llu (%s of %u): 0x%08x, want 0x%08x",
+				 (unsigned long long)(at + i),
+				 fact ? "factorial" : "word", fact_cases[i].w,
+				 get_u32(p, at + i), want);
+	}
+}
+
+/* w! modulo 2^32 for small w, the long way. */
+static uint32_t factorial_ref(uint32_t w)
+{
+	uint64_t f = 1;
+
+	while (w > 1)
+		f = (f * w--) & 0xffffffffu;
+	return (uint32_t)f;
+}
+
+#define BIG (3u << 20) /* bytes: the CPU engine's 1 MiB slices, thrice */
+
+/*
+ * REFACCEL_OP_FACTORIAL: the cases out of place and in place, overlapping
+ * ranges of one buffer both ways (as if the source were read first),
+ * many words (over several of the CPU engine's slices; on edu's unit a
+ * few dozen, each an interrupt round trip), and its own bad input.
+ */
+static void test_factorial(void **state)
+{
+	bool unit = sysfs_char(PARAMS "edu_dma") == 'Y';
+	uint32_t a = bo_new(SZ), b = bo_new(BIG), s = syncobj_new();
+	uint64_t size, bsize, i, n = unit ? 64 : BIG / 4;
+	uint8_t *pa = bo_map(a, &size), *pb = bo_map(b, &bsize);
+	const uint64_t bytes = NFACT * 4;
+	uint32_t want[40];
+
+	(void)state;
+	for (i = 0; i < 40; i++)
+		want[i] = factorial_ref((uint32_t)i);
+	memset(pb, 0xa5, BIG);
+	put_cases(pa, 16);
+	/* Out of place, at other offsets of each buffer. */
+	assert_int_equal(submit_factorial(b, 100 * 4, a, 16 * 4, bytes, s),
+			 0);
+	syncobj_wait(s);
+	expect_cases(pb, 100, true);
+	assert_int_equal(get_u32(pb, 99), 0xa5a5a5a5);
+	assert_int_equal(get_u32(pb, 100 + NFACT), 0xa5a5a5a5);
+	expect_cases(pa, 16, false);
+
+	/* In place. */
+	assert_int_equal(submit_factorial(a, 16 * 4, a, 16 * 4, bytes, s), 0);
+	syncobj_wait(s);
+	expect_cases(pa, 16, true);
+	assert_int_equal(get_u32(pa, 15), 0);
+	assert_int_equal(get_u32(pa, 16 + NFACT), 0);
+
+	/* Destination 3 words above the source, then 3 below. */
+	put_cases(pa, 200);
+	assert_int_equal(submit_factorial(a, 203 * 4, a, 200 * 4, bytes, s),
+			 0);
+	syncobj_wait(s);
+	expect_cases(pa, 203, true);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(get_u32(pa, 200 + i), fact_cases[i].w);
+	put_cases(pa, 300);
+	assert_int_equal(submit_factorial(a, 297 * 4, a, 300 * 4, bytes, s),
+			 0);
+	syncobj_wait(s);
+	expect_cases(pa, 297, true);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(get_u32(pa, 297 + NFACT + i),
+				 fact_cases[NFACT - 3 + i].w);
+
+	/* Many words, in place: w = i % 40 (34 to 39 give 0). */
+	for (i = 0; i < n; i++)
+		put_u32(pb, i, (uint32_t)(i % 40));
+	assert_int_equal(submit_factorial(b, 0, b, 0, n * 4, s), 0);
+	syncobj_wait(s);
+	for (i = 0; i < n; i++)
+		if (get_u32(pb, i) != want[i % 40])
+			fail_msg("word %llu: 0x%08x, want %llu! = 0x%08x",
+				 (unsigned long long)i, get_u32(pb, i),
+				 (unsigned long long)(i % 40), want[i % 40]);
+
+	/* Whole, aligned words only; the usual handle and range checks. */
+	assert_int_equal(submit_factorial(a, 0, a, 64, 6, 0), -EINVAL);
+	assert_int_equal(submit_factorial(a, 0, a, 64, 2, 0), -EINVAL);
+	assert_int_equal(submit_factorial(a, 2, a, 64, 8, 0), -EINVAL);
+	assert_int_equal(submit_factorial(a, 0, a, 65, 8, 0), -EINVAL);
+	assert_int_equal(submit_factorial(a, 0, a, 64, 0, 0), -EINVAL);
+	assert_int_equal(submit_factorial(a, SZ - 4, a, 64, 8, 0), -EINVAL);
+	assert_int_equal(submit_factorial(a, 0, a, SZ - 4, 8, 0), -EINVAL);
+	assert_int_equal(submit_factorial(a, 0, 9999, 0, 8, 0), -ENOENT);
+	assert_int_equal(submit_factorial(9999, 0, a, 0, 8, 0), -ENOENT);
+
+	munmap(pa, size);
+	munmap(pb, bsize);
+	bo_close(a);
+	bo_close(b);
+	drmSyncobjDestroy(fd, s);
+}
+
+/* The next command of edu's device goes without its interrupt. */
+static void drop_next_irq(void)
+{
+	int knob = open(PARAMS "edu_drop_irqs", O_WRONLY);
+
+	assert_true(knob >= 0);
+	assert_int_equal(write(knob, "1", 1), 1);
+	close(knob);
+}
+
+/*
+ * A device that does not answer (edu with jobs on the device, a command
+ * issued without its interrupt through the edu_drop_irqs knob): the job's
+ * fence signals -ETIMEDOUT, and the next job runs normally. Once for the
+ * DMA engine (a fill), once for the factorial unit.
  */
 static void test_hung_device(void **state)
 {
 	uint32_t a = bo_new(8192), s = syncobj_new();
-	struct sync_file_info info;
 	uint64_t size;
 	uint8_t *p;
-	int knob, sf, i;
+	int i;
 
 	(void)state;
 	if (sysfs_char(PARAMS "edu_dma") != 'Y')
 		skip();
 	for (i = 0; i < 2; i++) {
-		if (i == 0) {
-			knob = open(PARAMS "edu_drop_irqs", O_WRONLY);
-			assert_true(knob >= 0);
-			assert_int_equal(write(knob, "1", 1), 1);
-			close(knob);
-		}
+		if (i == 0)
+			drop_next_irq();
 		assert_int_equal(submit_fill(a, 0, 8192, 0x600df00d + i, s), 0);
 		syncobj_wait(s);
-		assert_int_equal(drmSyncobjExportSyncFile(fd, s, &sf), 0);
-		memset(&info, 0, sizeof(info));
-		assert_int_equal(ioctl(sf, SYNC_IOC_FILE_INFO, &info), 0);
-		close(sf);
-		assert_int_equal(info.status, i == 0 ? -ETIMEDOUT : 1);
+		assert_int_equal(syncobj_status(s), i == 0 ? -ETIMEDOUT : 1);
 	}
 	p = bo_map(a, &size);
 	check_u32(p, 8192, 0x600df00d + 1);
+
+	put_u32(p, 0, 5);
+	for (i = 0; i < 2; i++) {
+		if (i == 0)
+			drop_next_irq();
+		assert_int_equal(submit_factorial(a, 4, a, 0, 4, s), 0);
+		syncobj_wait(s);
+		assert_int_equal(syncobj_status(s), i == 0 ? -ETIMEDOUT : 1);
+		assert_int_equal(get_u32(p, 1),
+				 i == 0 ? 0x600df00d + 1 : 120);
+	}
 	munmap(p, size);
 	bo_close(a);
 	drmSyncobjDestroy(fd, s);
@@ -559,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_buffers),
 		cmocka_unit_test(test_fill_copy),
+		cmocka_unit_test(test_factorial),
 		cmocka_unit_test(test_out_fence_before_completion),
 		cmocka_unit_test(test_implicit_sync),
 		cmocka_unit_test(test_prime),
