@@ -55,7 +55,7 @@ void refaccel_file_put(struct refaccel_file *rfile)
 
 static int refaccel_open(struct drm_device *drm, struct drm_file *file)
 {
-	struct refaccel_file *rfile = kzalloc(sizeof(*rfile), GFP_KERNEL);
+	struct refaccel_file *rfile = kzalloc_obj(*rfile, GFP_KERNEL);
 
 	if (!rfile)
 		return -ENOMEM;

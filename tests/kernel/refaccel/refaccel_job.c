@@ -96,7 +96,7 @@ static const struct dma_fence_ops refaccel_fence_ops = {
 /* Allocated early; initialised (given its seqno) at publication. */
 static struct refaccel_fence *refaccel_fence_alloc(void)
 {
-	struct refaccel_fence *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	struct refaccel_fence *f = kzalloc_obj(*f, GFP_KERNEL);
 
 	if (f)
 		spin_lock_init(&f->lock);
@@ -328,8 +328,8 @@ static int refaccel_job_in_syncobjs(struct refaccel_job *job,
 		return 0;
 	if (args->in_syncobj_count > REFACCEL_MAX_IN_SYNCOBJS)
 		return -E2BIG;
-	deps->fences = kcalloc(args->in_syncobj_count, sizeof(*deps->fences),
-			       GFP_KERNEL);
+	deps->fences = kzalloc_objs(*deps->fences, args->in_syncobj_count,
+				    GFP_KERNEL);
 	if (!deps->fences)
 		return -ENOMEM;
 	for (i = 0; i < args->in_syncobj_count; i++) {
@@ -490,7 +490,7 @@ int refaccel_submit_ioctl(struct drm_device *drm, void *data,
 	 */
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = kzalloc_obj(*job, GFP_KERNEL);
 	if (!job) {
 		drm_dev_exit(idx);
 		return -ENOMEM;
