@@ -14,9 +14,16 @@
 #include <linux/spinlock.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <drm/drm_device.h>
+
+/* The typed allocators came to 6.12 in a stable update; older headers. */
+#ifndef kzalloc_obj
+#define kzalloc_obj(P, gfp) kzalloc(sizeof(P), gfp)
+#define kzalloc_objs(P, n, gfp) kcalloc(n, sizeof(P), gfp)
+#endif
 
 struct drm_file;
 struct pci_dev;
