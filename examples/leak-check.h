@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the scale-out examples count to show that rounds of registration
+ * leave nothing behind: this process's open fds, and the memory regions
+ * of the machine's RDMA devices.
+ */
+#ifndef EXAMPLES_LEAK_CHECK_H
+#define EXAMPLES_LEAK_CHECK_H
+
+#include <stdint.h>
+
+/** Open fds of this process, or -errno. */
+int leak_count_fds(void);
+
+/**
+ * Memory regions registered on all RDMA devices by all processes (what
+ * `rdma resource show` lists as "mr"), asked over rdma netlink; -errno
+ * when the kernel has no RDMA subsystem (-EPROTONOSUPPORT).
+ */
+int64_t leak_count_rdma_mrs(void);
+
+#endif
