@@ -24,11 +24,12 @@
  * Usage:
  *   ucx-put [-n N] [-r ROUNDS]                   both sides, two processes
  *   ucx-put --listen PORT [-n N] [-r ROUNDS]     the receiver
- *   ucx-put --connect HOST:PORT [-r ROUNDS]      the sender
- * N uint32 elements (default 262144, 1 MiB); every round uses new buffers
- * and registrations, and after the last one each side compares its open
- * fds, and the receiver the machine's RDMA MRs, with those after round 1.
- * The receiver and sender agree on N and ROUNDS over the bootstrap socket.
+ *   ucx-put --connect HOST:PORT                  the sender
+ * N uint32 elements (default 262144, 1 MiB) in each of ROUNDS rounds
+ * (default 1); the sender learns both from the receiver. Every round uses
+ * new buffers and registrations, and after the last one each side
+ * compares its open fds, and the receiver the machine's RDMA MRs, with
+ * those after round 1.
  * Exit status: 0 verified, 77 without a kernel fence to export (vgem) or
  * dma-bufs, 1 on failure. The kernel tier runs it across two network
  * namespaces (tests/mpi, kernel-mpi).
@@ -415,7 +416,7 @@ static void usage_take(struct usage *u, bool mrs)
 	u->mrs = mrs ? leak_count_rdma_mrs() : 0;
 }
 
-/* Can this machine make what the receiver needs? 0, or why not. */
+/* Can this machine make what the receiver needs? NULL, or why not. */
 static const char *receiver_facilities(struct dev *d)
 {
 	uint64_t caps = 0;
