@@ -4,9 +4,11 @@
  * plain malloc() buffers, by size, in one run.
  *
  * For each size (4 KiB to 64 MiB by default, x4 steps) and each kind of
- * buffer, alternately: MPI_Allreduce(MPI_IN_PLACE, SUM) of floats, timed
- * over enough back-to-back calls to fill -t seconds (at least 2, after
- * one warm-up call), the slowest rank's time counting. The libaccel
+ * buffer: MPI_Allreduce(MPI_IN_PLACE, SUM) of floats, one warm-up call,
+ * then -r blocks (default 3) of back-to-back calls, each about -t / -r
+ * seconds long (default -t 1; at least one call), the kinds taking turns
+ * block by block. The slowest rank's time per call counts, and the best
+ * block of each kind: a busy host only ever adds time. The libaccel
  * buffer is a CPU-device buffer of the largest size, handed to MPI
  * through its host mapping as examples/mpi-allreduce.c does; the malloc()
  * one is as large and touched first. Both start zeroed, so the sums stay
@@ -17,7 +19,7 @@
  *            carries in a ring allreduce (nccl-tests' "bus bandwidth"),
  *            comparable across rank counts
  *
- * Usage: mpirun -np N mpi-allreduce [-m MIN] [-M MAX] [-t SECONDS]
+ * Usage: mpirun -np N mpi-allreduce [-m MIN] [-M MAX] [-t SECONDS] [-r N]
  * bench/mpi-allreduce.sh runs it in the kernel tier across two network
  * namespaces over soft-RoCE and TCP (bench/README.md).
  */
@@ -34,36 +36,46 @@
 
 enum kind { KIND_ACCEL, KIND_MALLOC, N_KINDS };
 
-/* Seconds per allreduce of @count floats in @buf, the slowest rank's. */
-static double time_allreduce(float *buf, int count, double budget)
+static void allreduce(float *buf, int count)
 {
-	double t, one, all;
-	long iters, i;
-
-	/* Warm-up: connections, registrations, the caches' first miss. */
 	MPI_Allreduce(MPI_IN_PLACE, buf, count, MPI_FLOAT, MPI_SUM,
 		      MPI_COMM_WORLD);
+}
+
+/* The slowest rank's @t. */
+static double slowest(double t)
+{
+	double all;
+
+	MPI_Allreduce(&t, &all, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	return all;
+}
+
+/*
+ * Seconds for one call: the first one (connections, registrations, the
+ * caches' first miss), which also sizes the timed blocks.
+ */
+static double warm_up(float *buf, int count)
+{
+	double t;
+
 	MPI_Barrier(MPI_COMM_WORLD);
 	t = MPI_Wtime();
-	MPI_Allreduce(MPI_IN_PLACE, buf, count, MPI_FLOAT, MPI_SUM,
-		      MPI_COMM_WORLD);
-	one = MPI_Wtime() - t;
-	MPI_Allreduce(MPI_IN_PLACE, &one, 1, MPI_DOUBLE, MPI_MAX,
-		      MPI_COMM_WORLD);
-	iters = (long)(budget / (one > 1e-9 ? one : 1e-9));
-	if (iters < 2)
-		iters = 2;
-	if (iters > 10000)
-		iters = 10000;
+	allreduce(buf, count);
+	return slowest(MPI_Wtime() - t);
+}
+
+/* Seconds per call over @iters back-to-back calls. */
+static double timed_block(float *buf, int count, long iters)
+{
+	double t;
+	long i;
 
 	MPI_Barrier(MPI_COMM_WORLD);
 	t = MPI_Wtime();
 	for (i = 0; i < iters; i++)
-		MPI_Allreduce(MPI_IN_PLACE, buf, count, MPI_FLOAT, MPI_SUM,
-			      MPI_COMM_WORLD);
-	t = (MPI_Wtime() - t) / (double)iters;
-	MPI_Allreduce(&t, &all, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-	return all;
+		allreduce(buf, count);
+	return slowest((MPI_Wtime() - t) / (double)iters);
 }
 
 static uint64_t parse_size(const char *s)
@@ -96,6 +108,7 @@ int main(int argc, char **argv)
 	float *buf[N_KINDS] = { NULL };
 	char lib[MPI_MAX_LIBRARY_VERSION_STRING], host[MPI_MAX_PROCESSOR_NAME];
 	double budget = 1.0;
+	int reps = 3;
 	int rank, size, len, i, k, r, step;
 	void *map = NULL;
 
@@ -109,14 +122,16 @@ int main(int argc, char **argv)
 			max = parse_size(argv[++i]);
 		else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
 			budget = strtod(argv[++i], NULL);
+		else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
+			reps = atoi(argv[++i]);
 		else
 			break;
 	}
 	if (i < argc || min < 4 || max < min || max > (1ull << 31) ||
-	    budget <= 0) {
+	    budget <= 0 || reps < 1) {
 		if (rank == 0)
 			fprintf(stderr, "usage: %s [-m MIN] [-M MAX (<= 2G)] "
-				"[-t SECONDS]\n", argv[0]);
+				"[-t SECONDS] [-r BLOCKS]\n", argv[0]);
 		MPI_Finalize();
 		return 2;
 	}
@@ -145,24 +160,47 @@ int main(int argc, char **argv)
 		lib[strcspn(lib, ",\n")] = '\0';
 		bench_print_machine("start");
 		printf("%s, %d ranks (rank 0 on %s), UCX_TLS=%s, "
-		       "%.1f s per point\n", lib, size, host,
+		       "%.1f s per point in %d blocks, the best counts\n",
+		       lib, size, host,
 		       getenv("UCX_TLS") ? getenv("UCX_TLS") : "(unset)",
-		       budget);
+		       budget, reps);
 		printf("%-8s %12s %12s %12s %12s %7s\n", "size",
 		       "accel us", "accel MB/s", "malloc us", "malloc MB/s",
 		       "ratio");
 	}
 	for (bytes = min, step = 0; bytes <= max; bytes *= 4, step++) {
-		double t[N_KINDS];
+		int count = (int)(bytes / sizeof(float));
+		double t[N_KINDS], first[N_KINDS];
+		long iters[N_KINDS];
 		char sz[32];
 
-		/* Alternate which kind goes first, against drift. */
+		/*
+		 * Blocks of about budget / reps seconds, the kinds taking
+		 * turns (the first kind alternating with the size); the best
+		 * block counts: a busy host only ever adds time.
+		 */
 		for (k = 0; k < N_KINDS; k++) {
 			int kind = (k + step) % N_KINDS;
 
-			t[kind] = time_allreduce(buf[kind],
-						 (int)(bytes / sizeof(float)),
-						 budget);
+			first[kind] = warm_up(buf[kind], count);
+			iters[kind] = (long)(budget / reps /
+					     (first[kind] > 1e-9 ?
+						      first[kind] : 1e-9));
+			if (iters[kind] < 1)
+				iters[kind] = 1;
+			if (iters[kind] > 10000)
+				iters[kind] = 10000;
+			t[kind] = 1e30;
+		}
+		for (i = 0; i < reps; i++) {
+			for (k = 0; k < N_KINDS; k++) {
+				int kind = (k + step + i) % N_KINDS;
+				double b = timed_block(buf[kind], count,
+						       iters[kind]);
+
+				if (b < t[kind])
+					t[kind] = b;
+			}
 		}
 		if (rank != 0)
 			continue;
