@@ -46,6 +46,7 @@
 
 #include <libaccel/libaccel.h>
 
+#include "kernel-arg.h"
 #include "leak-check.h"
 
 /* ---- the kernels: native work-group functions (accel-wg.h) --------------- */
@@ -95,15 +96,10 @@ static void sgd_wg(void **args, const struct accel_wg_ctx *ctx)
 		w[i] = sgd_value(w[i], g[i]);
 }
 
-#define ARG(k, n, t, sz, q)                                                  \
-	{ .struct_size = sizeof(struct accel_kernel_arg_desc),               \
-	  .kind = (k), .size = (sz),                                         \
-	  .address_space = (k) == ACCEL_KERNEL_ARG_BUFFER ?                  \
-				   ACCEL_KERNEL_ARG_ADDR_GLOBAL :            \
-				   ACCEL_KERNEL_ARG_ADDR_PRIVATE,            \
-	  .type_qualifiers = (q), .name = (n), .type_name = (t) }
-#define BUF(n, q) ARG(ACCEL_KERNEL_ARG_BUFFER, n, "float*", sizeof(void *), q)
-#define UINT(n) ARG(ACCEL_KERNEL_ARG_VALUE, n, "uint", sizeof(uint32_t), 0)
+#define BUF(n, q) \
+	KERNEL_ARG(ACCEL_KERNEL_ARG_BUFFER, n, "float*", sizeof(void *), q)
+#define UINT(n) \
+	KERNEL_ARG(ACCEL_KERNEL_ARG_VALUE, n, "uint", sizeof(uint32_t), 0)
 
 static const struct accel_kernel_arg_desc grad_args[] = {
 	BUF("g", 0), UINT("rank"), UINT("round"),

@@ -56,6 +56,7 @@
 
 #include <libaccel/libaccel.h>
 
+#include "kernel-arg.h"
 #include "leak-check.h"
 
 #define TIMEOUT_S 60
@@ -117,18 +118,12 @@ static void consume_wg(void **args, const struct accel_wg_ctx *ctx)
 		out[i] = 3 * in[i] + 1;
 }
 
-#define ARG(k, n, t, sz, q)                                                  \
-	{ .struct_size = sizeof(struct accel_kernel_arg_desc),               \
-	  .kind = (k), .size = (sz),                                         \
-	  .address_space = (k) == ACCEL_KERNEL_ARG_BUFFER ?                  \
-				   ACCEL_KERNEL_ARG_ADDR_GLOBAL :            \
-				   ACCEL_KERNEL_ARG_ADDR_PRIVATE,            \
-	  .type_qualifiers = (q), .name = (n), .type_name = (t) }
-#define BUF(n, q) ARG(ACCEL_KERNEL_ARG_BUFFER, n, "uint*", sizeof(void *), q)
+#define BUF(n, q) \
+	KERNEL_ARG(ACCEL_KERNEL_ARG_BUFFER, n, "uint*", sizeof(void *), q)
 
 static const struct accel_kernel_arg_desc produce_args[] = {
 	BUF("dst", 0),
-	ARG(ACCEL_KERNEL_ARG_VALUE, "round", "uint", sizeof(uint32_t), 0),
+	KERNEL_ARG(ACCEL_KERNEL_ARG_VALUE, "round", "uint", sizeof(uint32_t), 0),
 };
 static const struct accel_kernel_arg_desc consume_args[] = {
 	BUF("out", 0), BUF("in", ACCEL_KERNEL_ARG_TYPE_CONST),
