@@ -10,15 +10,17 @@
 # (kernel-drm-vgem). Both are internal: they use libaccel's own headers.
 
 pkg_check_modules(UMOCKDEV IMPORTED_TARGET umockdev-1.0)
-if(UMOCKDEV_FOUND)
+# GIO for GTask, which udev-testbed.c makes ready before the fd snapshot.
+pkg_check_modules(GIO IMPORTED_TARGET gio-2.0)
+if(UMOCKDEV_FOUND AND GIO_FOUND)
 	accel_add_test(NAME unit-udev
 		SOURCES ${CMAKE_CURRENT_LIST_DIR}/test-udev.c
 			${CMAKE_CURRENT_LIST_DIR}/udev-testbed.c
-		LABELS unit INTERNAL LIBS PkgConfig::UMOCKDEV)
+		LABELS unit INTERNAL LIBS PkgConfig::UMOCKDEV PkgConfig::GIO)
 	accel_add_test(NAME unit-udev-hotplug
 		SOURCES ${CMAKE_CURRENT_LIST_DIR}/test-udev-hotplug.c
 			${CMAKE_CURRENT_LIST_DIR}/udev-testbed.c
-		LABELS unit INTERNAL LIBS PkgConfig::UMOCKDEV)
+		LABELS unit INTERNAL LIBS PkgConfig::UMOCKDEV PkgConfig::GIO)
 	# accel-info runs against the same testbed; tools/ comes after
 	# tests/, so the target is named by a generator expression.
 	if(EXISTS ${PROJECT_SOURCE_DIR}/tools/accel-info.c)
@@ -28,7 +30,7 @@ if(UMOCKDEV_FOUND)
 			"ACCEL_INFO_SCHEMA=${PROJECT_SOURCE_DIR}/docs/accel-info.schema.json")
 	endif()
 else()
-	message(STATUS "umockdev-1.0 not found: unit-udev is not built "
+	message(STATUS "umockdev-1.0 or gio-2.0 not found: unit-udev is not built "
 		"(apt-get install libumockdev-dev umockdev)")
 endif()
 
