@@ -45,6 +45,12 @@ accel_add_test(NAME refaccel-driver
 	LABELS kernel
 	TIMEOUT 120
 	LIBS PkgConfig::LIBDRM)
+# edu's own paths: fences signalled by the interrupt handler, runtime PM.
+accel_add_test(NAME refaccel-edu
+	SOURCES test-refaccel-edu.c refaccel-ioctl.c
+	LABELS kernel
+	TIMEOUT 120
+	LIBS PkgConfig::LIBDRM)
 # Removal with a file open and a job in flight, then bound again: last in
 # a batch, since the device may come back under another node number.
 accel_add_test(NAME refaccel-unplug
@@ -98,6 +104,7 @@ accel_add_kernel_test(NAME kernel-refaccel-edu
 	COMMAND ${REFACCEL_LOAD}
 	COMMAND ${REFACCEL_IS_EDU}
 	COMMAND $<TARGET_FILE:refaccel-driver>
+	COMMAND $<TARGET_FILE:refaccel-edu>
 	COMMAND $<TARGET_FILE:accel-node>
 	COMMAND ${REFACCEL_INFO_IS_EDU}
 	DEVICES edu
@@ -122,6 +129,7 @@ accel_add_kernel_test(NAME kernel-refaccel-edu-dma
 	COMMAND ${REFACCEL_LOAD} edu_dma=1
 	COMMAND sh -c "dmesg | grep 'refaccel.*self-test passed, jobs on the DMA engine'"
 	COMMAND $<TARGET_FILE:refaccel-driver>
+	COMMAND $<TARGET_FILE:refaccel-edu>
 	COMMAND sh -c "grep refaccel /proc/interrupts"
 	${REFACCEL_RDMA_PIPELINE}
 	COMMAND $<TARGET_FILE:refaccel-unplug>

@@ -25,6 +25,7 @@
 #define kzalloc_objs(P, n, gfp) kcalloc(n, sizeof(P), gfp)
 #endif
 
+struct dma_fence;
 struct drm_file;
 struct pci_dev;
 struct pci_driver;
@@ -37,8 +38,14 @@ struct refaccel_edu {
 	struct mutex lock;
 	/* Completed from the IRQ handler; irq_status: the bits it acked. */
 	struct completion irq_done;
-	spinlock_t irq_lock;	/* irq_status, handler against waiter */
+	spinlock_t irq_lock;	/* the three below, handler against waiter */
 	u32 irq_status;
+	/*
+	 * The fence of the job whose last DMA command runs: the handler
+	 * signals it with that command's interrupt (and counts it).
+	 */
+	struct dma_fence *irq_fence;
+	u64 irq_fences;
 	/* Jobs go through the DMA engine (else the CPU runs them). */
 	bool dma_jobs;
 	/* The engine never stopped after a timeout: commands fail. */
@@ -98,10 +105,13 @@ extern atomic_t refaccel_edu_bound;
 struct sg_table;
 int refaccel_edu_copy(struct refaccel_edu *edu, struct sg_table *dst,
 		      u64 dst_offset, struct sg_table *src, u64 src_offset,
-		      u64 size);
+		      u64 size, struct dma_fence *done);
 int refaccel_edu_fill(struct refaccel_edu *edu, struct sg_table *dst,
 		      u64 dst_offset, u64 size, const u8 *pattern,
-		      u32 pattern_size);
+		      u32 pattern_size, struct dma_fence *done);
+/* Runtime PM: a job keeps the device resumed from submit to release. */
+int refaccel_edu_pm_get(struct refaccel_edu *edu);
+void refaccel_edu_pm_put(struct refaccel_edu *edu);
 int refaccel_edu_factorial_words(struct refaccel_edu *edu, u32 *dst,
 				 const u32 *src, u64 words);
 

@@ -22,14 +22,29 @@
  * word. Otherwise the CPU runs them (refaccel_job.c), as in the software
  * personality: one DMA command takes 100 ms of guest time, too slow for
  * long test runs.
+ *
+ * A copy or fill job's fence is signalled by the interrupt handler, with
+ * the interrupt of the job's last DMA command (the data is in memory by
+ * then); the worker signals it only when that command failed, and a
+ * factorial job's, whose last word the CPU stores.
+ *
+ * Runtime PM: each job holds a usage count from its submit ioctl (where
+ * resuming may sleep and fail, before the fence is published) to its
+ * release, off the fence's signalling path; an idle device suspends after
+ * EDU_AUTOSUSPEND_MS. edu has no PCI power-management capability, so it
+ * stays in D0: suspend only checks that no command runs, resume that the
+ * device answers again. A device with D-states would save and restore
+ * its context there.
  */
 #include <linux/dma-mapping.h>
 #include <linux/delay.h>
+#include <linux/dma-fence.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/pm_runtime.h>
 #include <linux/scatterlist.h>
 #include <linux/string.h>
 #include <drm/drm_drv.h>
@@ -82,6 +97,9 @@
  */
 #define EDU_TIMEOUT_MS		2000
 
+/* Idle this long, the device suspends. */
+#define EDU_AUTOSUSPEND_MS	200
+
 atomic_t refaccel_edu_bound = ATOMIC_INIT(0);
 
 static bool edu_dma;
@@ -94,6 +112,13 @@ static atomic_t edu_drop_irqs = ATOMIC_INIT(0);
 module_param_named(edu_drop_irqs, edu_drop_irqs.counter, int, 0644);
 MODULE_PARM_DESC(edu_drop_irqs,
 		 "edu, tests: issue the next N commands without their interrupt");
+
+/* Whether the liveness register answers: the device is there and works. */
+static bool refaccel_edu_alive(struct refaccel_edu *edu)
+{
+	writel(0x5a5aa5a5, edu->mmio + EDU_LIVENESS);
+	return readl(edu->mmio + EDU_LIVENESS) == ~0x5a5aa5a5u;
+}
 
 /* Whether the DMA engine or the factorial unit still works. */
 static bool refaccel_edu_busy(struct refaccel_edu *edu)
@@ -137,32 +162,48 @@ static irqreturn_t refaccel_edu_irq(int irq, void *arg)
 	writel(status, edu->mmio + EDU_IRQ_ACK);
 	spin_lock(&edu->irq_lock);
 	edu->irq_status |= status;
+	/* Under irq_lock: a waiter that timed out cannot race us for it. */
+	if ((status & EDU_IRQ_DMA) && edu->irq_fence) {
+		dma_fence_signal(edu->irq_fence);
+		edu->irq_fence = NULL;
+		edu->irq_fences++;
+	}
 	spin_unlock(&edu->irq_lock);
 	complete(&edu->irq_done);
 	return IRQ_HANDLED;
 }
 
-/* Under edu->lock, before the command that will interrupt. */
-static void refaccel_edu_arm(struct refaccel_edu *edu)
+/*
+ * Under edu->lock, before the command that will interrupt; @fence (or
+ * NULL) is signalled by the handler with a DMA command's interrupt.
+ */
+static void refaccel_edu_arm(struct refaccel_edu *edu,
+			     struct dma_fence *fence)
 {
 	spin_lock_irq(&edu->irq_lock);
 	edu->irq_status = 0;
+	edu->irq_fence = fence;
 	reinit_completion(&edu->irq_done);
 	spin_unlock_irq(&edu->irq_lock);
 }
 
-/* Under edu->lock: waits for the interrupt @bit; -ETIMEDOUT if none. */
+/*
+ * Under edu->lock: waits for the interrupt @bit; -ETIMEDOUT if none, and
+ * then the armed fence is the caller's again, not signalled.
+ */
 static int refaccel_edu_wait(struct refaccel_edu *edu, u32 bit)
 {
 	unsigned long left = msecs_to_jiffies(EDU_TIMEOUT_MS);
-	u32 status;
+	bool done;
 
 	for (;;) {
 		left = wait_for_completion_timeout(&edu->irq_done, left);
 		spin_lock_irq(&edu->irq_lock);
-		status = edu->irq_status;
+		done = edu->irq_status & bit;
+		if (!done && !left)
+			edu->irq_fence = NULL;
 		spin_unlock_irq(&edu->irq_lock);
-		if (status & bit)
+		if (done)
 			return 0;
 		if (!left)
 			return -ETIMEDOUT;
@@ -171,11 +212,13 @@ static int refaccel_edu_wait(struct refaccel_edu *edu, u32 bit)
 
 /*
  * One DMA command of at most EDU_DMA_MAX bytes between @ram (a bus
- * address of this device) and the device buffer at @offset, waited for.
- * Sleeps; under edu->lock.
+ * address of this device) and the device buffer at @offset, waited for;
+ * its interrupt signals @fence unless NULL (on success only). Sleeps;
+ * under edu->lock.
  */
 static int refaccel_edu_dma(struct refaccel_edu *edu, dma_addr_t ram,
-			    u32 offset, u32 count, bool to_ram)
+			    u32 offset, u32 count, bool to_ram,
+			    struct dma_fence *fence)
 {
 	u64 dev = EDU_BUF_ADDR + offset;
 	u64 cmd = EDU_DMA_RUN | EDU_DMA_IRQ | (to_ram ? EDU_DMA_TO_RAM : 0);
@@ -188,7 +231,7 @@ static int refaccel_edu_dma(struct refaccel_edu *edu, dma_addr_t ram,
 		return -EIO;
 	if (atomic_add_unless(&edu_drop_irqs, -1, 0))
 		cmd &= ~EDU_DMA_IRQ;
-	refaccel_edu_arm(edu);
+	refaccel_edu_arm(edu, fence);
 	lo_hi_writeq(to_ram ? dev : ram, edu->mmio + EDU_DMA_SRC);
 	lo_hi_writeq(to_ram ? ram : dev, edu->mmio + EDU_DMA_DST);
 	lo_hi_writeq(count, edu->mmio + EDU_DMA_COUNT);
@@ -212,7 +255,7 @@ static int refaccel_edu_factorial(struct refaccel_edu *edu, u32 n, u32 *out)
 		return -EIO;
 	if (atomic_add_unless(&edu_drop_irqs, -1, 0))
 		status = 0;
-	refaccel_edu_arm(edu);
+	refaccel_edu_arm(edu, NULL);
 	writel(status, edu->mmio + EDU_STATUS);
 	/* The unit ignores n while it computes: it must be idle. */
 	if (readl(edu->mmio + EDU_STATUS) & EDU_STATUS_COMPUTING)
@@ -256,9 +299,13 @@ static u64 refaccel_page_before(u64 end, u64 n)
 	return min_t(u64, n, offset_in_page(end - 1) + 1);
 }
 
-/* One step: @n bytes from @src into the device buffer and out to @dst. */
+/*
+ * One step: @n bytes from @src into the device buffer and out to @dst;
+ * the second command's interrupt signals @fence unless NULL.
+ */
 static int refaccel_edu_step(struct refaccel_edu *edu, struct sg_table *dst,
-			     u64 doff, struct sg_table *src, u64 soff, u64 n)
+			     u64 doff, struct sg_table *src, u64 soff, u64 n,
+			     struct dma_fence *fence)
 {
 	dma_addr_t s, d;
 	u64 slen, dlen;
@@ -269,19 +316,20 @@ static int refaccel_edu_step(struct refaccel_edu *edu, struct sg_table *dst,
 	if (s == DMA_MAPPING_ERROR || d == DMA_MAPPING_ERROR || slen < n ||
 	    dlen < n)
 		return -EIO;
-	ret = refaccel_edu_dma(edu, s, 0, n, false);
+	ret = refaccel_edu_dma(edu, s, 0, n, false, NULL);
 	if (ret)
 		return ret;
-	return refaccel_edu_dma(edu, d, 0, n, true);
+	return refaccel_edu_dma(edu, d, 0, n, true, fence);
 }
 
 /*
  * Copies on the DMA engine (the job's memmove semantics: backwards when
- * the destination overlaps the source from above). Sleeps.
+ * the destination overlaps the source from above); the last command's
+ * interrupt signals @fence. Sleeps.
  */
 int refaccel_edu_copy(struct refaccel_edu *edu, struct sg_table *dst,
 		      u64 dst_offset, struct sg_table *src, u64 src_offset,
-		      u64 size)
+		      u64 size, struct dma_fence *fence)
 {
 	bool back = src == dst && dst_offset > src_offset &&
 		    dst_offset < src_offset + size;
@@ -302,7 +350,8 @@ int refaccel_edu_copy(struct refaccel_edu *edu, struct sg_table *dst,
 			n = refaccel_page_rest(dst_offset + at, n);
 		}
 		ret = refaccel_edu_step(edu, dst, dst_offset + at, src,
-					src_offset + at, n);
+					src_offset + at, n,
+					done + n == size ? fence : NULL);
 		done += n;
 	}
 	mutex_unlock(&edu->lock);
@@ -311,12 +360,13 @@ int refaccel_edu_copy(struct refaccel_edu *edu, struct sg_table *dst,
 
 /*
  * Fills on the DMA engine: the pattern, repeated, goes into the device
- * buffer once; each step copies out of it from the pattern's phase.
- * @size is a multiple of @pattern_size. Sleeps.
+ * buffer once; each step copies out of it from the pattern's phase, the
+ * last step's interrupt signals @fence. @size is a multiple of
+ * @pattern_size. Sleeps.
  */
 int refaccel_edu_fill(struct refaccel_edu *edu, struct sg_table *dst,
 		      u64 dst_offset, u64 size, const u8 *pattern,
-		      u32 pattern_size)
+		      u32 pattern_size, struct dma_fence *fence)
 {
 	u8 *stage = edu->stage;
 	u64 done = 0, n, len;
@@ -328,7 +378,8 @@ int refaccel_edu_fill(struct refaccel_edu *edu, struct sg_table *dst,
 	for (i = 0; i < EDU_STAGE_SIZE; i += pattern_size)
 		memcpy(stage + i, pattern,
 		       min_t(u32, pattern_size, EDU_STAGE_SIZE - i));
-	ret = refaccel_edu_dma(edu, edu->stage_bus, 0, EDU_STAGE_SIZE, false);
+	ret = refaccel_edu_dma(edu, edu->stage_bus, 0, EDU_STAGE_SIZE, false,
+			       NULL);
 	while (done < size && !ret) {
 		n = min_t(u64, size - done, EDU_DMA_MAX);
 		n = refaccel_page_rest(dst_offset + done, n);
@@ -337,7 +388,8 @@ int refaccel_edu_fill(struct refaccel_edu *edu, struct sg_table *dst,
 			ret = -EIO;
 			break;
 		}
-		ret = refaccel_edu_dma(edu, d, done % pattern_size, n, true);
+		ret = refaccel_edu_dma(edu, d, done % pattern_size, n, true,
+				       done + n == size ? fence : NULL);
 		done += n;
 	}
 	mutex_unlock(&edu->lock);
@@ -393,8 +445,7 @@ static int refaccel_edu_selftest(struct refaccel_edu *edu, u32 *buf,
 	u32 fact;
 	int ret, i;
 
-	writel(0x5a5aa5a5, edu->mmio + EDU_LIVENESS);
-	if (readl(edu->mmio + EDU_LIVENESS) != ~0x5a5aa5a5u) {
+	if (!refaccel_edu_alive(edu)) {
 		pci_err(edu->pdev, "liveness register does not answer\n");
 		return -EIO;
 	}
@@ -410,16 +461,73 @@ static int refaccel_edu_selftest(struct refaccel_edu *edu, u32 *buf,
 	for (i = 0; i < EDU_DMA_MAX / 4; i++)
 		buf[i] = 0x9e3779b9u * (i + 1);
 	memset(buf + EDU_DMA_MAX / 4, 0, EDU_DMA_MAX);
-	ret = refaccel_edu_dma(edu, bus, 0, EDU_DMA_MAX, false);
+	ret = refaccel_edu_dma(edu, bus, 0, EDU_DMA_MAX, false, NULL);
 	if (!ret)
 		ret = refaccel_edu_dma(edu, bus + EDU_DMA_MAX, 0, EDU_DMA_MAX,
-				       true);
+				       true, NULL);
 	if (!ret && memcmp(buf, buf + EDU_DMA_MAX / 4, EDU_DMA_MAX)) {
 		pci_err(edu->pdev, "DMA round trip gave other data\n");
 		ret = -EIO;
 	}
 	return ret;
 }
+
+int refaccel_edu_pm_get(struct refaccel_edu *edu)
+{
+	if (!edu->pdev)
+		return 0;
+	return pm_runtime_resume_and_get(&edu->pdev->dev);
+}
+
+void refaccel_edu_pm_put(struct refaccel_edu *edu)
+{
+	if (!edu->pdev)
+		return;
+	pm_runtime_mark_last_busy(&edu->pdev->dev);
+	pm_runtime_put_autosuspend(&edu->pdev->dev);
+}
+
+/* No job holds a usage count, so no command should run. */
+static int refaccel_edu_runtime_suspend(struct device *dev)
+{
+	struct refaccel_device *rdev = dev_get_drvdata(dev);
+
+	return refaccel_edu_busy(&rdev->edu) ? -EBUSY : 0;
+}
+
+static int refaccel_edu_runtime_resume(struct device *dev)
+{
+	struct refaccel_device *rdev = dev_get_drvdata(dev);
+
+	if (!refaccel_edu_alive(&rdev->edu)) {
+		dev_err(dev, "liveness register does not answer on resume\n");
+		return -EIO;
+	}
+	return 0;
+}
+
+static DEFINE_RUNTIME_DEV_PM_OPS(refaccel_edu_pm, refaccel_edu_runtime_suspend,
+				 refaccel_edu_runtime_resume, NULL);
+
+/* How many fences the interrupt handler signalled, for tests. */
+static ssize_t irq_fences_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct refaccel_device *rdev = dev_get_drvdata(dev);
+	u64 n;
+
+	spin_lock_irq(&rdev->edu.irq_lock);
+	n = rdev->edu.irq_fences;
+	spin_unlock_irq(&rdev->edu.irq_lock);
+	return sysfs_emit(buf, "%llu\n", n);
+}
+static DEVICE_ATTR_RO(irq_fences);
+
+static struct attribute *refaccel_edu_attrs[] = {
+	&dev_attr_irq_fences.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(refaccel_edu);
 
 static int refaccel_edu_probe(struct pci_dev *pdev,
 			      const struct pci_device_id *id)
@@ -489,6 +597,15 @@ static int refaccel_edu_probe(struct pci_dev *pdev,
 		return ret;
 	pci_set_drvdata(pdev, rdev);
 	atomic_inc(&refaccel_edu_bound);
+	/*
+	 * The PCI core holds a usage count over probe and forbids runtime
+	 * PM by default: drop the one, allow the other (remove undoes both).
+	 */
+	pm_runtime_set_autosuspend_delay(&pdev->dev, EDU_AUTOSUSPEND_MS);
+	pm_runtime_use_autosuspend(&pdev->dev);
+	pm_runtime_mark_last_busy(&pdev->dev);
+	pm_runtime_put_noidle(&pdev->dev);
+	pm_runtime_allow(&pdev->dev);
 	drm_info(&rdev->drm,
 		 "edu %u.%u, %s, %d-bit DMA, self-test passed, jobs on the %s\n",
 		 ident >> 24, (ident >> 16) & 0xff,
@@ -501,6 +618,10 @@ static void refaccel_edu_remove(struct pci_dev *pdev)
 {
 	struct refaccel_device *rdev = pci_get_drvdata(pdev);
 
+	/* The PCI core resumed the device for us; keep it so. */
+	pm_runtime_forbid(&pdev->dev);
+	pm_runtime_get_noresume(&pdev->dev);
+	pm_runtime_dont_use_autosuspend(&pdev->dev);
 	/* No job touches the device after this, open files or not. */
 	refaccel_device_unplug(rdev);
 	/* The interrupt, vectors and BAR go after us (devres). */
@@ -519,4 +640,6 @@ struct pci_driver refaccel_edu_driver = {
 	.id_table = refaccel_edu_ids,
 	.probe = refaccel_edu_probe,
 	.remove = refaccel_edu_remove,
+	.dev_groups = refaccel_edu_groups,
+	.driver.pm = pm_ptr(&refaccel_edu_pm),
 };

@@ -18,7 +18,10 @@
  *   waits for a foreign fence;
  * - from the end of the waits to the signal is the fence's signalling
  *   critical section (annotated): it takes edu->lock and sleeps for the
- *   device, but does not allocate.
+ *   device, but does not allocate; on edu's DMA engine the interrupt
+ *   handler signals the fence of a copy or fill (refaccel_edu.c);
+ * - the device is resumed (runtime PM) in the ioctl, never on the
+ *   signalling path, and may suspend again once the job is released.
  */
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
@@ -62,6 +65,7 @@ struct refaccel_job {
 	/* DMA engine: the buffers' bus addresses (the objects own them). */
 	struct sg_table *sgt[2];
 	struct refaccel_deps deps[3]; /* in-syncobjs, dst resv, src resv */
+	bool pm;		/* holds a runtime PM usage count */
 	u32 op;
 	u64 dst_offset;
 	u64 src_offset;
@@ -131,6 +135,8 @@ static void refaccel_job_free(struct refaccel_job *job)
 	dma_fence_put(job->done);
 	if (job->rfile)
 		refaccel_file_put(job->rfile);
+	if (job->pm)
+		refaccel_edu_pm_put(&job->rdev->edu);
 	/* Last: may free the device (removed, its files closed). */
 	drm_dev_put(&job->rdev->drm);
 	kfree(job);
@@ -236,7 +242,7 @@ static int refaccel_job_do(struct refaccel_job *job)
 			return refaccel_edu_fill(edu, job->sgt[0],
 						 job->dst_offset, job->size,
 						 job->pattern,
-						 job->pattern_size);
+						 job->pattern_size, job->done);
 		refaccel_job_fill(job, dst);
 		return 0;
 	case REFACCEL_OP_FACTORIAL:
@@ -253,7 +259,8 @@ static int refaccel_job_do(struct refaccel_job *job)
 			return refaccel_edu_copy(edu, job->sgt[0],
 						 job->dst_offset,
 						 job->sgt[1] ?: job->sgt[0],
-						 job->src_offset, job->size);
+						 job->src_offset, job->size,
+						 job->done);
 		refaccel_job_copy(job, dst, refaccel_job_src(job));
 		return 0;
 	}
@@ -294,6 +301,7 @@ static void refaccel_job_run(struct work_struct *work)
 			ret = -ENODEV;
 		}
 	}
+	/* Already signalled (no-op) if edu's interrupt handler did it. */
 	if (ret)
 		dma_fence_set_error(job->done, ret);
 	dma_fence_signal(job->done);
@@ -499,6 +507,10 @@ int refaccel_submit_ioctl(struct drm_device *drm, void *data,
 	drm_dev_get(drm);
 	job->rfile = file->driver_priv;
 	kref_get(&job->rfile->ref);
+	ret = refaccel_edu_pm_get(&rdev->edu);
+	if (ret)
+		goto out_free;
+	job->pm = true;
 	job->op = args->op;
 	job->dst_offset = args->dst_offset;
 	job->src_offset = args->src_offset;
