@@ -60,11 +60,12 @@ int refaccel_bo_close(int fd, uint32_t handle)
 }
 
 int refaccel_fill(int fd, uint32_t dst, uint64_t offset, uint64_t size,
-		  uint32_t pattern, uint32_t out)
+		  uint32_t pattern, uint32_t in, uint32_t out)
 {
 	struct drm_refaccel_submit s = {
 		.op = REFACCEL_OP_FILL, .dst_handle = dst,
 		.dst_offset = offset, .size = size, .pattern_size = 4,
+		.in_syncobjs = (uintptr_t)&in, .in_syncobj_count = in ? 1 : 0,
 		.out_syncobj = out,
 	};
 

@@ -16,9 +16,12 @@ int refaccel_bo_new(int fd, uint64_t size, uint32_t *ret_handle);
 int refaccel_bo_map(int fd, uint32_t handle, uint8_t **ret_ptr,
 		    uint64_t *ret_size);
 int refaccel_bo_close(int fd, uint32_t handle);
-/* @out: a syncobj to receive the job's fence, or 0. */
+/*
+ * @in: a syncobj whose fence the job waits for, or 0; @out: a syncobj to
+ * receive the job's fence, or 0.
+ */
 int refaccel_fill(int fd, uint32_t dst, uint64_t offset, uint64_t size,
-		  uint32_t pattern, uint32_t out);
+		  uint32_t pattern, uint32_t in, uint32_t out);
 int refaccel_copy(int fd, uint32_t dst, uint64_t dst_offset, uint32_t src,
 		  uint64_t src_offset, uint64_t size, uint32_t out);
 int refaccel_factorial(int fd, uint32_t dst, uint64_t dst_offset,

@@ -54,7 +54,7 @@ accel_add_test(NAME refaccel-edu
 # Removal with a file open and a job in flight, then bound again: last in
 # a batch, since the device may come back under another node number.
 accel_add_test(NAME refaccel-unplug
-	SOURCES test-refaccel-unplug.c refaccel-sysfs.c
+	SOURCES test-refaccel-unplug.c refaccel-sysfs.c refaccel-ioctl.c
 	LABELS kernel
 	TIMEOUT 120
 	LIBS PkgConfig::LIBDRM)
@@ -184,7 +184,7 @@ refaccel_requires(kernel-refaccel-reload)
 # of the importer waiting on a vgem fence at the unbind; both ways,
 # each exporter bound again after.
 accel_add_test(NAME refaccel-cross
-	SOURCES test-refaccel-cross.c refaccel-sysfs.c
+	SOURCES test-refaccel-cross.c refaccel-sysfs.c refaccel-ioctl.c
 		${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
 	LABELS kernel
 	TIMEOUT 120

@@ -34,6 +34,7 @@
 #include <linux/sync_file.h>
 #include <xf86drm.h>
 
+#include "refaccel-ioctl.h"
 #include "refaccel-sysfs.h"
 #include "test-common.h"
 #include "../sharing/peer.h"
@@ -54,77 +55,27 @@ struct cross_case {
 	bool a_open;	/* A's file stays open across the unbind */
 };
 
-static int rioctl(int fd, unsigned long req, void *arg)
-{
-	int r;
-
-	do {
-		r = ioctl(fd, req, arg);
-	} while (r < 0 && (errno == EINTR || errno == EAGAIN));
-	return r < 0 ? -errno : 0;
-}
-
-static int bo_create(int fd, uint32_t *handle)
-{
-	struct drm_refaccel_bo_create c = { .size = SZ };
-	int r = rioctl(fd, DRM_IOCTL_REFACCEL_BO_CREATE, &c);
-
-	*handle = c.handle;
-	return r;
-}
-
 static uint32_t bo_new(int fd)
 {
 	uint32_t h;
 
-	assert_int_equal(bo_create(fd, &h), 0);
+	assert_int_equal(refaccel_bo_new(fd, SZ, &h), 0);
 	return h;
 }
 
 static uint8_t *bo_map(int fd, uint32_t handle)
 {
-	struct drm_refaccel_bo_info i = { .handle = handle };
-	void *p;
+	uint64_t size;
+	uint8_t *p;
 
-	assert_int_equal(rioctl(fd, DRM_IOCTL_REFACCEL_BO_INFO, &i), 0);
-	assert_int_equal(i.size, SZ);
-	p = mmap(NULL, SZ, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 (off_t)i.mmap_offset);
-	assert_true(p != MAP_FAILED);
+	assert_int_equal(refaccel_bo_map(fd, handle, &p, &size), 0);
+	assert_int_equal(size, SZ);
 	return p;
 }
 
 static void bo_close(int fd, uint32_t handle)
 {
-	struct drm_gem_close c = { .handle = handle };
-
-	assert_int_equal(rioctl(fd, DRM_IOCTL_GEM_CLOSE, &c), 0);
-}
-
-static int submit_fill(int fd, uint32_t dst, uint64_t off, uint64_t size,
-		       uint32_t pattern, const uint32_t *in, uint32_t out)
-{
-	struct drm_refaccel_submit s = {
-		.op = REFACCEL_OP_FILL, .dst_handle = dst, .dst_offset = off,
-		.size = size, .pattern_size = 4,
-		.in_syncobjs = (uintptr_t)in, .in_syncobj_count = in ? 1 : 0,
-		.out_syncobj = out,
-	};
-
-	memcpy(s.pattern, &pattern, 4);
-	return rioctl(fd, DRM_IOCTL_REFACCEL_SUBMIT, &s);
-}
-
-static int submit_copy(int fd, uint32_t dst, uint64_t doff, uint32_t src,
-		       uint64_t soff, uint64_t size, uint32_t out)
-{
-	struct drm_refaccel_submit s = {
-		.op = REFACCEL_OP_COPY, .dst_handle = dst, .src_handle = src,
-		.dst_offset = doff, .src_offset = soff, .size = size,
-		.out_syncobj = out,
-	};
-
-	return rioctl(fd, DRM_IOCTL_REFACCEL_SUBMIT, &s);
+	assert_int_equal(refaccel_bo_close(fd, handle), 0);
 }
 
 static void syncobj_wait(int fd, uint32_t h)
@@ -179,7 +130,7 @@ static int share(int fa, uint32_t *ret_ba, int fb, uint32_t *ret_imp)
 
 	*ret_ba = bo_new(fa);
 	assert_int_equal(drmSyncobjCreate(fa, 0, &so), 0);
-	assert_int_equal(submit_fill(fa, *ret_ba, 0, SZ, P_A, NULL, so), 0);
+	assert_int_equal(refaccel_fill(fa, *ret_ba, 0, SZ, P_A, 0, so), 0);
 	syncobj_wait(fa, so);
 	drmSyncobjDestroy(fa, so);
 	assert_int_equal(drmPrimeHandleToFD(fa, *ret_ba,
@@ -200,7 +151,7 @@ static void rebind_and_use(const struct refaccel_sysfs_dev *a)
 	fd = open_dev(a);
 	bo = bo_new(fd);
 	assert_int_equal(drmSyncobjCreate(fd, 0, &so), 0);
-	assert_int_equal(submit_fill(fd, bo, 0, SZ, P_A, NULL, so), 0);
+	assert_int_equal(refaccel_fill(fd, bo, 0, SZ, P_A, 0, so), 0);
 	syncobj_wait(fd, so);
 	p = bo_map(fd, bo);
 	check_u32(p, SZ, P_A);
@@ -234,21 +185,21 @@ static void test_job_after_exporter_unbind(void **state)
 
 	assert_int_equal(refaccel_sysfs_unbind(a), 0);
 	if (c->a_open)
-		assert_int_equal(bo_create(fa, &dummy), -ENODEV);
+		assert_int_equal(refaccel_bo_new(fa, SZ, &dummy), -ENODEV);
 
 	/* B reads what A wrote... */
 	own = bo_new(fb);
 	copy = bo_new(fb);
 	assert_int_equal(drmSyncobjCreate(fb, 0, &so), 0);
-	assert_int_equal(submit_fill(fb, own, 0, SZ, P_B, NULL, 0), 0);
-	assert_int_equal(submit_copy(fb, copy, 0, imp, 0, SZ, so), 0);
+	assert_int_equal(refaccel_fill(fb, own, 0, SZ, P_B, 0, 0), 0);
+	assert_int_equal(refaccel_copy(fb, copy, 0, imp, 0, SZ, so), 0);
 	syncobj_wait(fb, so);
 	p = bo_map(fb, copy);
 	check_u32(p, SZ, P_A);
 	munmap(p, SZ);
 	/* ...and writes it: a fill of one half, a copy into the other */
-	assert_int_equal(submit_fill(fb, imp, 0, SZ / 2, P_FILL, NULL, 0), 0);
-	assert_int_equal(submit_copy(fb, imp, SZ / 2, own, 0, SZ / 2, so), 0);
+	assert_int_equal(refaccel_fill(fb, imp, 0, SZ / 2, P_FILL, 0, 0), 0);
+	assert_int_equal(refaccel_copy(fb, imp, SZ / 2, own, 0, SZ / 2, so), 0);
 	syncobj_wait(fb, so);
 
 	p = bo_map(fb, imp);
@@ -291,7 +242,7 @@ static void test_job_pending_at_exporter_unbind(void **state)
 	fb = open_dev(b);
 	dmabuf = share(fa, &ba, fb, &imp);
 	own = bo_new(fb);
-	assert_int_equal(submit_fill(fb, own, 0, SZ, P_B, NULL, 0), 0);
+	assert_int_equal(refaccel_fill(fb, own, 0, SZ, P_B, 0, 0), 0);
 
 	/* vgem's write fence, as a sync_file, into B's in-syncobj */
 	assert_int_equal(peer_vgem_create(card, 4096, &vh, &vsize), 0);
@@ -303,8 +254,8 @@ static void test_job_pending_at_exporter_unbind(void **state)
 	assert_int_equal(drmSyncobjImportSyncFile(fb, in, in_sf), 0);
 
 	/* the fill waits for vgem, the copy for the fill (same buffer) */
-	assert_int_equal(submit_fill(fb, imp, 0, SZ / 2, P_FILL, &in, 0), 0);
-	assert_int_equal(submit_copy(fb, imp, SZ / 2, own, 0, SZ / 2, out), 0);
+	assert_int_equal(refaccel_fill(fb, imp, 0, SZ / 2, P_FILL, in, 0), 0);
+	assert_int_equal(refaccel_copy(fb, imp, SZ / 2, own, 0, SZ / 2, out), 0);
 	assert_int_equal(drmSyncobjExportSyncFile(fb, out, &out_sf), 0);
 	assert_int_equal(poll(&(struct pollfd){ .fd = out_sf,
 						.events = POLLIN }, 1, 0), 0);

@@ -116,7 +116,7 @@ static void test_irq_signals_fences(void **state)
 	assert_int_equal(refaccel_bo_new(fd, 8192, &b), 0);
 	n0 = read_u64(DEV "irq_fences");
 
-	assert_int_equal(refaccel_fill(fd, a, 0, 8192, 0x1a2b3c4d, s), 0);
+	assert_int_equal(refaccel_fill(fd, a, 0, 8192, 0x1a2b3c4d, 0, s), 0);
 	assert_int_equal(syncobj_result(s), 1);
 	assert_int_equal(read_u64(DEV "irq_fences"), n0 + 1);
 	assert_int_equal(refaccel_copy(fd, b, 0, a, 0, 8192, s), 0);
@@ -132,7 +132,7 @@ static void test_irq_signals_fences(void **state)
 	assert_int_equal(read_u64(DEV "irq_fences"), n0 + 2);
 
 	drop_next_irq();
-	assert_int_equal(refaccel_fill(fd, b, 0, 8192, 0x600df00d, s), 0);
+	assert_int_equal(refaccel_fill(fd, b, 0, 8192, 0x600df00d, 0, s), 0);
 	assert_int_equal(syncobj_result(s), -ETIMEDOUT);
 	assert_int_equal(read_u64(DEV "irq_fences"), n0 + 2);
 
@@ -181,7 +181,7 @@ static void test_runtime_pm(void **state)
 	active = read_u64(DEV "power/runtime_active_time");
 	suspended = read_u64(DEV "power/runtime_suspended_time");
 
-	assert_int_equal(refaccel_fill(fd, a, 0, bytes, 0x0ddba11, s), 0);
+	assert_int_equal(refaccel_fill(fd, a, 0, bytes, 0x0ddba11, 0, s), 0);
 	if (jobs_on_dma_engine()) {
 		/* Eight steps of 100 ms: still running. */
 		read_line(DEV "power/runtime_status", buf, sizeof(buf));

@@ -23,6 +23,7 @@
 #include <linux/sync_file.h>
 #include <xf86drm.h>
 
+#include "refaccel-ioctl.h"
 #include "refaccel-sysfs.h"
 #include "test-common.h"
 #include "uapi/drm/refaccel_accel.h"
@@ -30,46 +31,23 @@
 #define SZ 16384u	/* edu's DMA engine: about 1.6 s of guest time */
 #define PATTERN 0x5eedf00du
 
-static int rioctl(int fd, unsigned long req, void *arg)
-{
-	int r;
-
-	do {
-		r = ioctl(fd, req, arg);
-	} while (r < 0 && (errno == EINTR || errno == EAGAIN));
-	return r < 0 ? -errno : 0;
-}
-
 static int bo_new(int fd, uint32_t *handle)
 {
-	struct drm_refaccel_bo_create c = { .size = SZ };
-	int r = rioctl(fd, DRM_IOCTL_REFACCEL_BO_CREATE, &c);
-
-	*handle = c.handle;
-	return r;
+	return refaccel_bo_new(fd, SZ, handle);
 }
 
 static int fill(int fd, uint32_t bo, uint32_t out)
 {
-	struct drm_refaccel_submit s = {
-		.op = REFACCEL_OP_FILL, .dst_handle = bo, .size = SZ,
-		.pattern_size = 4, .out_syncobj = out,
-	};
-	uint32_t v = PATTERN;
-
-	memcpy(s.pattern, &v, 4);
-	return rioctl(fd, DRM_IOCTL_REFACCEL_SUBMIT, &s);
+	return refaccel_fill(fd, bo, 0, SZ, PATTERN, 0, out);
 }
 
 static uint8_t *bo_map(int fd, uint32_t bo)
 {
-	struct drm_refaccel_bo_info i = { .handle = bo };
-	void *p;
+	uint64_t size;
+	uint8_t *p;
 
-	assert_int_equal(rioctl(fd, DRM_IOCTL_REFACCEL_BO_INFO, &i), 0);
-	p = mmap(NULL, SZ, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 (off_t)i.mmap_offset);
-	assert_true(p != MAP_FAILED);
+	assert_int_equal(refaccel_bo_map(fd, bo, &p, &size), 0);
+	assert_int_equal(size, SZ);
 	return p;
 }
 
