@@ -40,7 +40,7 @@ endfunction()
 
 # The driver's ioctls, raw.
 accel_add_test(NAME refaccel-driver
-	SOURCES test-refaccel-driver.c
+	SOURCES test-refaccel-driver.c refaccel-ioctl.c
 		${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
 	LABELS kernel
 	TIMEOUT 120

@@ -21,6 +21,7 @@
 #include <linux/sync_file.h>
 #include <xf86drm.h>
 
+#include "refaccel-ioctl.h"
 #include "test-common.h"
 #include "../sharing/peer.h"
 #include "uapi/drm/refaccel_accel.h"
@@ -37,41 +38,29 @@ static int fd = -1;
 
 static int rioctl(unsigned long req, void *arg)
 {
-	int r;
-
-	do {
-		r = ioctl(fd, req, arg);
-	} while (r < 0 && (errno == EINTR || errno == EAGAIN));
-	return r < 0 ? -errno : 0;
+	return refaccel_ioctl(fd, req, arg);
 }
 
 static uint32_t bo_new(uint64_t size)
 {
-	struct drm_refaccel_bo_create c = { .size = size };
+	uint32_t h = 0;
 
-	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_BO_CREATE, &c), 0);
-	assert_int_not_equal(c.handle, 0);
-	return c.handle;
+	assert_int_equal(refaccel_bo_new(fd, size, &h), 0);
+	assert_int_not_equal(h, 0);
+	return h;
 }
 
 static uint8_t *bo_map(uint32_t handle, uint64_t *ret_size)
 {
-	struct drm_refaccel_bo_info i = { .handle = handle };
-	void *p;
+	uint8_t *p;
 
-	assert_int_equal(rioctl(DRM_IOCTL_REFACCEL_BO_INFO, &i), 0);
-	p = mmap(NULL, i.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 (off_t)i.mmap_offset);
-	assert_true(p != MAP_FAILED);
-	*ret_size = i.size;
+	assert_int_equal(refaccel_bo_map(fd, handle, &p, ret_size), 0);
 	return p;
 }
 
 static void bo_close(uint32_t handle)
 {
-	struct drm_gem_close c = { .handle = handle };
-
-	assert_int_equal(rioctl(DRM_IOCTL_GEM_CLOSE, &c), 0);
+	assert_int_equal(refaccel_bo_close(fd, handle), 0);
 }
 
 static uint32_t syncobj_new(void)
@@ -99,25 +88,13 @@ static int submit_copy(uint32_t dst, uint64_t doff, uint32_t src,
 static int submit_fill(uint32_t dst, uint64_t off, uint64_t size,
 		       uint32_t pattern, uint32_t out)
 {
-	struct drm_refaccel_submit s = {
-		.op = REFACCEL_OP_FILL, .dst_handle = dst, .dst_offset = off,
-		.size = size, .pattern_size = 4, .out_syncobj = out,
-	};
-
-	memcpy(s.pattern, &pattern, 4);
-	return rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &s);
+	return refaccel_fill(fd, dst, off, size, pattern, 0, out);
 }
 
 static int submit_factorial(uint32_t dst, uint64_t doff, uint32_t src,
 			    uint64_t soff, uint64_t size, uint32_t out)
 {
-	struct drm_refaccel_submit s = {
-		.op = REFACCEL_OP_FACTORIAL, .dst_handle = dst,
-		.src_handle = src, .dst_offset = doff, .src_offset = soff,
-		.size = size, .out_syncobj = out,
-	};
-
-	return rioctl(DRM_IOCTL_REFACCEL_SUBMIT, &s);
+	return refaccel_factorial(fd, dst, doff, src, soff, size, out);
 }
 
 static void syncobj_wait(uint32_t h)
