@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <unistd.h>
 #include <string.h>
@@ -12,6 +14,16 @@
 
 #include "refaccel-ioctl.h"
 #include "uapi/drm/refaccel_accel.h"
+
+int refaccel_open(const char *node)
+{
+	int fd = open(node, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		printf("SKIP: cannot open %s: %s (refaccel not loaded)\n",
+		       node, strerror(errno));
+	return fd;
+}
 
 int refaccel_ioctl(int fd, unsigned long req, void *arg)
 {
@@ -116,4 +128,30 @@ int refaccel_syncobj_result(int fd, uint32_t h)
 	r = refaccel_ioctl(sf, SYNC_IOC_FILE_INFO, &info);
 	close(sf);
 	return r ? r : info.status;
+}
+
+uint64_t refaccel_first_other_u32(const uint8_t *p, uint64_t n, uint32_t v)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i += 4)
+		if (memcmp(p + i, &v, 4))
+			return i;
+	return n;
+}
+
+int refaccel_edu_drop_irqs(unsigned int n)
+{
+	int knob = open("/sys/module/refaccel/parameters/edu_drop_irqs",
+			O_WRONLY | O_CLOEXEC);
+	char buf[16];
+	int len, r = 0;
+
+	if (knob < 0)
+		return -errno;
+	len = snprintf(buf, sizeof(buf), "%u", n);
+	if (write(knob, buf, (size_t)len) != len)
+		r = -errno;
+	close(knob);
+	return r;
 }

@@ -85,10 +85,7 @@ static void syncobj_wait(int fd, uint32_t h)
 
 static void check_u32(const uint8_t *p, uint64_t n, uint32_t v)
 {
-	for (uint64_t i = 0; i < n; i += 4)
-		if (memcmp(p + i, &v, 4))
-			fail_msg("byte %llu: want 0x%08x",
-				 (unsigned long long)i, v);
+	assert_int_equal(refaccel_first_other_u32(p, n, v), n);
 }
 
 /* The import after B's fill (first half) and copy (second half). */

@@ -77,22 +77,13 @@ static int syncobj_result(uint32_t h)
 
 static void check_u32(const uint8_t *p, uint64_t n, uint32_t v)
 {
-	uint64_t i;
-
-	for (i = 0; i < n; i += 4)
-		if (memcmp(p + i, &v, 4))
-			fail_msg("byte %llu: want 0x%08x", (unsigned long long)i,
-				 v);
+	assert_int_equal(refaccel_first_other_u32(p, n, v), n);
 }
 
 /* The next command of the device goes without its interrupt. */
 static void drop_next_irq(void)
 {
-	int knob = open(PARAMS "edu_drop_irqs", O_WRONLY | O_CLOEXEC);
-
-	assert_true(knob >= 0);
-	assert_int_equal(write(knob, "1", 1), 1);
-	close(knob);
+	assert_int_equal(refaccel_edu_drop_irqs(1), 0);
 }
 
 /*
@@ -216,12 +207,9 @@ int main(void)
 		       device);
 		return TEST_EXIT_SKIP;
 	}
-	fd = open(NODE, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		printf("SKIP: cannot open %s: %s (refaccel not loaded)\n",
-		       NODE, strerror(errno));
+	fd = refaccel_open(NODE);
+	if (fd < 0)
 		return TEST_EXIT_SKIP;
-	}
 	r = TEST_RUN_GROUP("refaccel-edu", tests);
 	close(fd);
 	return r;
