@@ -2,6 +2,8 @@
 /* Open fds and RDMA memory regions, for leak checks (leak-check.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -26,6 +28,26 @@ int leak_count_fds(void)
 			n++;
 	closedir(d);
 	return n;
+}
+
+void leak_print_fds(const char *who)
+{
+	DIR *d = opendir("/proc/self/fd");
+	char path[PATH_MAX], target[PATH_MAX];
+	struct dirent *e;
+	ssize_t n;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		target[n < 0 ? 0 : n] = '\0';
+		fprintf(stderr, "%s: fd %s -> %s\n", who, e->d_name, target);
+	}
+	closedir(d);
 }
 
 /* Walks the attributes in [@first, @first + @len). */

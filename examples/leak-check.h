@@ -12,6 +12,9 @@
 /** Open fds of this process, or -errno. */
 int leak_count_fds(void);
 
+/** Lists this process's open fds and what each is, to stderr, after @who. */
+void leak_print_fds(const char *who);
+
 /**
  * Memory regions registered on all RDMA devices by all processes (what
  * `rdma resource show` lists as "mr"), asked over rdma netlink; -errno

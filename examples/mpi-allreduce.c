@@ -399,6 +399,7 @@ static int run(const struct opts *o, int rank, int size)
 			fprintf(stderr, "mpi-allreduce: rank %d: %d fds after "
 				"round 1, %d after round %" PRIu32 "\n",
 				rank, before.fds, after.fds, o->rounds);
+			leak_print_fds("mpi-allreduce");
 			bad++;
 		}
 		if (before.mrs >= 0 && after.mrs > before.mrs) {

@@ -626,6 +626,7 @@ static int receiver(int fd, const struct opts *o)
 					"MRs %" PRId64 " -> %" PRId64 "\n",
 					role, before.fds, after.fds,
 					before.mrs, after.mrs);
+				leak_print_fds(role);
 				failed++;
 			}
 		}
@@ -811,6 +812,7 @@ static int sender(int fd)
 		fprintf(stderr, "%s: %d fds after round 1, %d after round "
 			"%" PRIu32 "\n", role, before.fds, after.fds,
 			o.rounds);
+		leak_print_fds(role);
 		r = 1;
 	}
 	if (r == 0)
