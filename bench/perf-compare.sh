@@ -5,9 +5,9 @@
 #
 #   bench/perf-compare.sh [REPS]      (default 5)
 #
-# Each repetition runs bench/ocl-host, bench/blur-host, bench/replay-host
-# and bench/blas-host (CLBlast, with libclblast-dev and libopenblas-dev)
-# once per platform, each in a fresh
+# Each repetition runs bench/ocl-host, bench/blur-host, bench/replay-host,
+# bench/framework-kernels and bench/blas-host (CLBlast, with libclblast-dev
+# and libopenblas-dev) once per platform, each in a fresh
 # process (only that platform's .icd visible; the order alternates between
 # repetitions) and bench/compiler-kernels once (both platforms in one
 # process, libaccel-PoCL-PoCL-libaccel). Every result is checked against a
@@ -32,7 +32,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 		-DACCEL_BUILD_TESTS=OFF -DACCEL_BUILD_BENCH=ON
 fi
 cmake --build "$build" -j"$(nproc)" --target ocl-host blur-host replay-host \
-	compiler-kernels
+	framework-kernels compiler-kernels
 # the CLBlast rows where the packages are (bench/CMakeLists.txt)
 blas=
 if pkg-config --exists clblast openblas; then
@@ -53,7 +53,7 @@ while [ "$i" -le "$reps" ]; do
 	for p in $order; do
 		OCL_ICD_VENDORS=$b/vendors-$p "$b/ocl-host" >"$out/host-$p-$i" ||
 			{ cat "$out/host-$p-$i"; exit 1; }
-		for prog in blur-host replay-host; do
+		for prog in blur-host replay-host framework-kernels; do
 			OCL_ICD_VENDORS=$b/vendors-$p "$b/$prog" \
 				>>"$out/host-$p-$i" ||
 				{ cat "$out/host-$p-$i"; exit 1; }
@@ -150,6 +150,24 @@ targets = [
      lambda o, q, r: o >= 3 * q, ">= 3x"),
     ("sgemv-4096", "CLBlast SGEMV N=4096", "GB/s", False, None, ""),
     ("saxpy-16m", "CLBlast SAXPY 16M", "GB/s", False, None, ""),
+    ("fw-matmul-1024", "matmul 4x4 per work-item, N=1024", "GF/s", False,
+     lambda o, q, r: o >= 3 * q and o >= 0.25 * r["fma-peak"][0],
+     ">= 3x, >= 0.25x FMA peak"),
+    ("fw-matmul-1024-peak", "  ... as a fraction of FMA peak", "x", False,
+     None, ""),
+    ("fw-matmul-2048", "  ... N=2048", "GF/s", False,
+     lambda o, q, r: o >= 3 * q and o >= 0.25 * r["fma-peak"][0],
+     ">= 3x, >= 0.25x FMA peak"),
+    ("fw-conv", "direct conv 3x3 NCHW 8x64x56^2", "GF/s", False,
+     lambda o, q, r: o >= 2 * q, "2x faster"),
+    ("fw-softmax", "softmax 4096 rows x 1024", "ms", True,
+     lambda o, q, r: o <= 0.5 * q, "2x faster"),
+    ("fw-layernorm", "layernorm 4096 rows x 1024", "ms", True,
+     lambda o, q, r: o <= 0.5 * q, "2x faster"),
+    ("fw-attention", "attention 8 heads, 512 x 64", "ms", True,
+     lambda o, q, r: o <= 0.5 * q, "2x faster"),
+    ("fw-eltwise", "bias+gelu+residual, NCHW bcast", "GB/s", False, None,
+     ""),
     ("openblas-sgemm-2048", "OpenBLAS SGEMM N=2048 (host)", "GF/s", False,
      None, ""),
     ("fma-peak", "FMA peak, all CPUs (host)", "GF/s", False, None, ""),
