@@ -6,8 +6,10 @@
 #   bench/perf-compare.sh [REPS]      (default 5)
 #
 # Each repetition runs bench/ocl-host, bench/blur-host, bench/replay-host,
-# bench/framework-kernels and bench/blas-host (CLBlast, with libclblast-dev
-# and libopenblas-dev) once per platform, each in a fresh
+# bench/framework-kernels, bench/blas-host (CLBlast, with libclblast-dev
+# and libopenblas-dev), bench/fft-host (clFFT, with libclfft-dev) and
+# bench/opencv-host (OpenCV, with libopencv-{core,imgproc,dnn}-dev) once
+# per platform, each in a fresh
 # process (only that platform's .icd visible; the order alternates between
 # repetitions) and bench/compiler-kernels once (both platforms in one
 # process, libaccel-PoCL-PoCL-libaccel). Every result is checked against a
@@ -41,6 +43,20 @@ if pkg-config --exists clblast openblas; then
 else
 	echo "perf-compare: no CLBlast rows (apt-get install libclblast-dev libopenblas-dev)" >&2
 fi
+fft=
+if pkg-config --exists clFFT; then
+	cmake --build "$build" -j"$(nproc)" --target fft-host
+	fft=1
+else
+	echo "perf-compare: no clFFT rows (apt-get install libclfft-dev)" >&2
+fi
+opencv=
+if [ -f /usr/include/opencv4/opencv2/dnn.hpp ]; then
+	cmake --build "$build" -j"$(nproc)" --target opencv-host
+	opencv=1
+else
+	echo "perf-compare: no OpenCV rows (apt-get install libopencv-core-dev libopencv-imgproc-dev libopencv-dnn-dev)" >&2
+fi
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -60,6 +76,18 @@ while [ "$i" -le "$reps" ]; do
 		done
 		if [ -n "$blas" ]; then
 			OCL_ICD_VENDORS=$b/vendors-$p "$b/blas-host" \
+				>>"$out/host-$p-$i" ||
+				{ cat "$out/host-$p-$i"; exit 1; }
+		fi
+		if [ -n "$fft" ]; then
+			OCL_ICD_VENDORS=$b/vendors-$p "$b/fft-host" \
+				>>"$out/host-$p-$i" ||
+				{ cat "$out/host-$p-$i"; exit 1; }
+		fi
+		# -p: OpenCV must have taken this platform's device
+		if [ -n "$opencv" ]; then
+			if [ "$p" = pocl ]; then plat="Portable Computing Language"; else plat=libaccel; fi
+			OCL_ICD_VENDORS=$b/vendors-$p "$b/opencv-host" -p "$plat" \
 				>>"$out/host-$p-$i" ||
 				{ cat "$out/host-$p-$i"; exit 1; }
 		fi
@@ -171,6 +199,29 @@ targets = [
     ("openblas-sgemm-2048", "OpenBLAS SGEMM N=2048 (host)", "GF/s", False,
      None, ""),
     ("fma-peak", "FMA peak, all CPUs (host)", "GF/s", False, None, ""),
+    ("fft-bake", "clFFT first plan bake (its build)", "ms", True, None, ""),
+    ("fft-1d-4096x1024-f", "clFFT 1D 4096 x1024 float", "GF/s", False,
+     lambda o, q, r: o >= 1.5 * q, ">= 1.5x"),
+    ("fft-1d-1m-f", "clFFT 1D 2^20 float", "GF/s", False,
+     lambda o, q, r: o >= 1.5 * q, ">= 1.5x"),
+    ("fft-2d-2048-f", "clFFT 2D 2048^2 float", "GF/s", False,
+     lambda o, q, r: o >= 1.5 * q, ">= 1.5x"),
+    ("fft-1d-4096x1024-d", "clFFT 1D 4096 x1024 double", "GF/s", False,
+     lambda o, q, r: o >= 1.5 * q, ">= 1.5x"),
+    ("fft-1d-1m-d", "clFFT 1D 2^20 double", "GF/s", False,
+     lambda o, q, r: o >= 1.5 * q, ">= 1.5x"),
+    ("fft-2d-2048-d", "clFFT 2D 2048^2 double", "GF/s", False,
+     lambda o, q, r: o >= 1.5 * q, ">= 1.5x"),
+    ("cv-gauss5", "OpenCV GaussianBlur 5x5 4K RGBA8", "ms", True,
+     lambda o, q, r: o * 1.5 <= q, "1.5x faster"),
+    ("cv-gauss11", "  ... 11x11", "ms", True,
+     lambda o, q, r: o * 1.5 <= q, "1.5x faster"),
+    ("cv-resize-down", "OpenCV resize 4K -> 1080p linear", "ms", True,
+     lambda o, q, r: o * 1.5 <= q, "1.5x faster"),
+    ("cv-resize-up", "  ... 1080p -> 4K", "ms", True,
+     lambda o, q, r: o * 1.5 <= q, "1.5x faster"),
+    ("cv-dnn-conv", "OpenCV dnn conv 3x3 64ch 56^2", "ms", True,
+     lambda o, q, r: o * 1.5 <= q, "1.5x faster"),
 ]
 
 print()
