@@ -16,7 +16,8 @@
  *   fft-1d-1m-f, -d         GFLOP/s  one transform of length 2^20
  *   fft-2d-2048-f, -d       GFLOP/s  one 2048 x 2048 transform
  * by the usual 5 N log2 N per transform of N points, best of the runs;
- * -f float, -d double (left out, saying why, without cl_khr_fp64).
+ * -f float, -d double (left out, saying why, without cl_khr_fp64);
+ * -n NAME runs only the rows whose names contain NAME.
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #define _GNU_SOURCE
@@ -47,6 +48,7 @@ struct ocl {
 	cl_context c;
 	cl_command_queue q;
 	unsigned runs;
+	const char *only;	/* -n: the rows whose names contain this */
 	bool first_done;
 };
 
@@ -223,9 +225,8 @@ static void bench_fft(struct ocl *o, const struct fft_case *fc, bool dbl)
 	size_t per = fc->len[0] * fc->len[1], n = per * fc->batch;
 	size_t es = dbl ? 16 : 8;
 	double eps = dbl ? DBL_EPSILON : FLT_EPSILON, best = 1e30, wb, wr;
-	double *x = xmalloc(2 * n * sizeof(double));
-	double *got = xmalloc(2 * n * sizeof(double));
-	void *in = xmalloc(n * es);
+	double *x, *got;
+	void *in;
 	clfftPlanHandle plan;
 	uint64_t seed = 42, t0;
 	char name[48];
@@ -233,6 +234,11 @@ static void bench_fft(struct ocl *o, const struct fft_case *fc, bool dbl)
 	cl_int e;
 
 	snprintf(name, sizeof(name), "fft-%s-%c", fc->name, dbl ? 'd' : 'f');
+	if (!strstr(name, o->only))
+		return;
+	x = xmalloc(2 * n * sizeof(double));
+	got = xmalloc(2 * n * sizeof(double));
+	in = xmalloc(n * es);
 	for (size_t i = 0; i < 2 * n; i++) {
 		x[i] = next_val(&seed);
 		if (dbl) {
@@ -304,7 +310,7 @@ int main(int argc, char **argv)
 		{ "1d-1m", { 1u << 20, 1 }, 1 },
 		{ "2d-2048", { 2048, 2048 }, 1 },
 	};
-	struct ocl o = { .runs = 3 };
+	struct ocl o = { .runs = 3, .only = "" };
 	clfftSetupData setup;
 	char name[256] = "";
 	cl_platform_id p;
@@ -314,12 +320,15 @@ int main(int argc, char **argv)
 	bool dbl;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "r:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:n:")) != -1) {
 		if (opt == 'r') {
 			o.runs = bench_parse_count(argv[0], optarg, "runs",
 						   100);
+		} else if (opt == 'n') {
+			o.only = optarg;
 		} else {
-			fprintf(stderr, "usage: %s [-r RUNS]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-r RUNS] [-n NAME]\n",
+				argv[0]);
 			return 2;
 		}
 	}
