@@ -21,6 +21,14 @@ struct accel_backend_ops;
 struct accel_candidates;
 struct accel_device;
 
+/*
+ * Objects every command touches keep what a submitting thread and a worker
+ * both write apart from what they only read, a cache line each: a line
+ * written on one CPU and read on another moves between them every time.
+ * Such objects come from aligned_alloc().
+ */
+#define ACCEL_CACHE_LINE 64
+
 /* ---- logging (log.c) ---- */
 
 void accel_log(struct accel_context *ctx, int priority, const char *file,
@@ -68,8 +76,10 @@ enum accel_gap {
 /* ---- context (context.c) ---- */
 
 struct accel_context {
+	/* Taken and dropped by every fence (ACCEL_CACHE_LINE). */
 	atomic_int refcount;
-	atomic_int log_priority;
+
+	_Alignas(ACCEL_CACHE_LINE) atomic_int log_priority;
 	atomic_uint explained; /* enum accel_gap bits said already */
 
 	pthread_mutex_t lock; /* guards everything below */
@@ -99,7 +109,22 @@ struct accel_context {
 	/* The usage page (stats.c), made with the first device. */
 	struct accel_stats *stats;
 	bool stats_failed;
+
+	/*
+	 * Freed fences kept for the next ones (fence.c), as the queues keep
+	 * command records: freed on one thread, taken on another, they
+	 * would otherwise make every command a trip through malloc's
+	 * cross-thread lists. Frees push onto fence_returned (lock-free);
+	 * fence_cache is taken from under fence_cache_lock.
+	 */
+	_Alignas(ACCEL_CACHE_LINE) pthread_mutex_t fence_cache_lock;
+	struct accel_fence *fence_cache;
+	_Alignas(ACCEL_CACHE_LINE) _Atomic(struct accel_fence *) fence_returned;
+	atomic_uint n_fence_returned;
 };
+
+/* Free the fences @ctx keeps (it is going away). */
+void accel_fence_cache_drain(struct accel_context *ctx);
 
 static inline bool accel_log_enabled(struct accel_context *ctx, int priority)
 {
@@ -304,6 +329,7 @@ struct accel_fence {
 	 * Guarded by lock too.
 	 */
 	int sync_file;
+	struct accel_fence *cache_next; /* in the context's fence cache */
 };
 
 int accel_fence_create(struct accel_context *ctx, bool user, bool profiling,
@@ -408,8 +434,9 @@ struct accel_kernel_arg {
 };
 
 struct accel_kernel {
+	/* Taken by every launch, dropped by its worker (ACCEL_CACHE_LINE). */
 	atomic_int refcount;
-	struct accel_program *prog; /* reference */
+	_Alignas(ACCEL_CACHE_LINE) struct accel_program *prog; /* reference */
 	const struct accel_kernel_def *def;
 	struct accel_kernel_arg *args;
 	uint8_t *values;            /* by-value bytes, each at a 16-aligned offset */
@@ -427,7 +454,13 @@ bool accel_image_format_for_type(uint32_t image_type, uint32_t order);
 
 /* ---- queue and commands (queue.c, cmd.c) ---- */
 
+/*
+ * A queue's fields are grouped by who writes them, a cache line each: a
+ * submitting thread and a worker completing commands touch it for every
+ * command, and a line both write moves between their CPUs each time.
+ */
 struct accel_queue {
+	/* Written rarely: references, the first error. */
 	atomic_int refcount;
 	struct accel_device *dev; /* reference */
 	uint32_t flags;
@@ -435,8 +468,14 @@ struct accel_queue {
 	/* First failure since the last accel_queue_finish(). */
 	atomic_int error;
 
-	pthread_mutex_t lock;     /* guards submission order and the list */
-	/* Incomplete commands, oldest first (for in-order chaining/markers). */
+	/* Written by submitters and completions alike. */
+	_Alignas(ACCEL_CACHE_LINE) pthread_mutex_t lock; /* guards below */
+	/*
+	 * Incomplete commands, oldest first (for in-order chaining/markers).
+	 * While the list is not empty the queue holds a reference on itself
+	 * (taken by the command that makes it non-empty, dropped by the
+	 * completion that empties it): not one per command.
+	 */
 	struct accel_cmd *head, *tail;
 	/*
 	 * Out-of-order queues: the fence of the last accel_queue_barrier()
@@ -450,10 +489,10 @@ struct accel_queue {
 	 * take them from cache (under cache_lock), refilled from
 	 * cache_returned all at once. Linked through ready_next.
 	 */
-	pthread_mutex_t cache_lock;
+	_Alignas(ACCEL_CACHE_LINE) pthread_mutex_t cache_lock;
 	struct accel_cmd *cache;
-	_Atomic(struct accel_cmd *) cache_returned;
-	atomic_uint n_cache;      /* records in both lists */
+	_Alignas(ACCEL_CACHE_LINE) _Atomic(struct accel_cmd *) cache_returned;
+	atomic_uint n_returned;   /* records there (the taker subtracts) */
 };
 
 enum accel_cmd_type {
@@ -573,7 +612,7 @@ struct accel_cmd {
 	uint32_t n_deps;
 	struct accel_cmd_dep *deps;   /* inline_deps or a heap array */
 	struct accel_cmd_dep inline_deps[2];
-	/* Thread-local trampoline of ready commands (cmd.c). */
+	/* Thread-local trampoline of ready commands; the cache's link (cmd.c). */
 	struct accel_cmd *ready_next;
 	/* Counted as running / in busy time in the usage page (stats.c). */
 	bool stats_started, stats_timed;

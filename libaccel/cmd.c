@@ -26,14 +26,31 @@ static ACCEL_TLS struct {
 /*
  * Finished records a queue keeps for its next commands: a steady stream of
  * launches allocates nothing, and no record travels from the thread that
- * completes it to malloc's lists of another. Bounded (about 1 MiB), so
- * that a burst of commands does not pin its memory until the queue goes.
+ * completes it to malloc's lists of another. Bounded (about 1 MiB in all:
+ * this many returned, as many more taken but not yet used), so that a
+ * burst of commands does not pin its memory until the queue goes.
  */
-#define CMD_CACHE_MAX 1024
+#define CMD_CACHE_MAX 512
 
 /* What a new command must find zeroed: all but the launch's arrays. */
 #define CMD_CLEAR_SIZE \
 	(offsetof(struct accel_cmd, u) + offsetof(struct accel_launch, inline_args))
+
+/*
+ * Take every returned record at once (under cache_lock). Counting them
+ * here, not per record, keeps the count on the completing thread's side.
+ */
+static void cache_refill(struct accel_queue *queue)
+{
+	struct accel_cmd *c;
+	unsigned n = 0;
+
+	queue->cache = atomic_exchange_explicit(&queue->cache_returned, NULL,
+						memory_order_acquire);
+	for (c = queue->cache; c; c = c->ready_next)
+		n++;
+	atomic_fetch_sub_explicit(&queue->n_returned, n, memory_order_relaxed);
+}
 
 struct accel_cmd *accel_cmd_alloc(struct accel_queue *queue,
 				  enum accel_cmd_type type)
@@ -42,17 +59,12 @@ struct accel_cmd *accel_cmd_alloc(struct accel_queue *queue,
 
 	pthread_mutex_lock(&queue->cache_lock);
 	if (!queue->cache)
-		queue->cache = atomic_exchange_explicit(&queue->cache_returned,
-							NULL,
-							memory_order_acquire);
+		cache_refill(queue);
 	cmd = queue->cache;
 	if (cmd)
 		queue->cache = cmd->ready_next;
 	pthread_mutex_unlock(&queue->cache_lock);
-	if (cmd) {
-		atomic_fetch_sub_explicit(&queue->n_cache, 1,
-					  memory_order_relaxed);
-	} else {
+	if (!cmd) {
 		cmd = malloc(ALIGN_UP(sizeof(*cmd), (size_t)16) +
 			     queue->dev->ops->cmd_priv_size);
 		if (!cmd)
@@ -83,7 +95,7 @@ void accel_cmd_cache_drain(struct accel_queue *queue)
 	}
 	queue->cache = NULL;
 	atomic_store(&queue->cache_returned, NULL);
-	atomic_store(&queue->n_cache, 0);
+	atomic_store(&queue->n_returned, 0);
 }
 
 void accel_launch_release(struct accel_launch *l)
@@ -128,7 +140,10 @@ static void cmd_release(struct accel_cmd *cmd)
 	memset(&cmd->u, 0, offsetof(struct accel_launch, inline_args));
 }
 
-/* Back to the queue's cache; the queue is alive (the caller's reference). */
+/*
+ * Back to the queue's cache; the queue is alive (a reference of the
+ * caller's or of the commands still listed).
+ */
 static void cmd_free(struct accel_cmd *cmd)
 {
 	struct accel_queue *queue = cmd->queue;
@@ -136,12 +151,13 @@ static void cmd_free(struct accel_cmd *cmd)
 	if (cmd->deps != cmd->inline_deps)
 		free(cmd->deps);
 	/* Over the bound by a few at worst (racing completions). */
-	if (atomic_load_explicit(&queue->n_cache, memory_order_relaxed) >=
-	    CMD_CACHE_MAX) {
+	if (atomic_fetch_add_explicit(&queue->n_returned, 1,
+				      memory_order_relaxed) >= CMD_CACHE_MAX) {
+		atomic_fetch_sub_explicit(&queue->n_returned, 1,
+					  memory_order_relaxed);
 		free(cmd);
 		return;
 	}
-	atomic_fetch_add_explicit(&queue->n_cache, 1, memory_order_relaxed);
 	/* A push: safe without a lock (taking is all-at-once). */
 	cmd->ready_next = atomic_load_explicit(&queue->cache_returned,
 					       memory_order_relaxed);
@@ -169,6 +185,7 @@ void accel_cmd_complete(struct accel_cmd *cmd, int status)
 	struct accel_queue *queue = cmd->queue;
 	struct accel_fence *fence = cmd->fence;
 	int expected = 0;
+	bool idle;
 
 	if (status < 0) {
 		atomic_compare_exchange_strong(&queue->error, &expected, status);
@@ -187,6 +204,9 @@ void accel_cmd_complete(struct accel_cmd *cmd, int status)
 	 * finds the queue empty returns at once, and every fence of the
 	 * commands before it must then read as signalled. The fence stays
 	 * referenced while listed: a submit may take it as a dependency.
+	 * The record goes back to the cache before the lock is dropped:
+	 * from then on, the queue lives only by the commands still listed,
+	 * and the completion that empties the list drops their reference.
 	 */
 	pthread_mutex_lock(&queue->lock);
 	if (cmd->prev)
@@ -197,11 +217,13 @@ void accel_cmd_complete(struct accel_cmd *cmd, int status)
 		cmd->next->prev = cmd->prev;
 	else
 		queue->tail = cmd->prev;
-	pthread_mutex_unlock(&queue->lock);
+	idle = !queue->head;
 	cmd_free(cmd);
+	pthread_mutex_unlock(&queue->lock);
 	accel_fence_unref(fence);
 	/* May drop the last context reference, even on a worker thread. */
-	accel_queue_unref(queue);
+	if (idle)
+		accel_queue_unref(queue);
 }
 
 static void cmd_run(struct accel_cmd *cmd)
@@ -500,6 +522,8 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 		queue->barrier = accel_fence_ref(cmd->fence);
 	}
 	/* Append: the queue is the command's until it completes. */
+	if (!queue->head)
+		accel_queue_ref(queue); /* busy: see struct accel_queue */
 	cmd->prev = queue->tail;
 	cmd->next = NULL;
 	if (queue->tail)
@@ -512,7 +536,6 @@ int accel_cmd_submit(struct accel_cmd *cmd, uint32_t n_wait,
 	/* The barrier this one replaced (a fence unref may run callbacks). */
 	accel_fence_unref(barrier);
 
-	accel_queue_ref(queue);
 	if (ret_fence)
 		*ret_fence = accel_fence_ref(cmd->fence);
 

@@ -101,12 +101,17 @@ ACCEL_EXPORT int accel_context_new(uint32_t flags, struct accel_context **ret)
 	if (!ret || (flags & ~ACCEL_CONTEXT_FLAGS_ALL))
 		return -EINVAL;
 
-	ctx = calloc(1, sizeof(*ctx));
+	/* over-aligned (ACCEL_CACHE_LINE) */
+	ctx = aligned_alloc(_Alignof(struct accel_context), sizeof(*ctx));
 	if (!ctx)
 		return -ENOMEM;
+	memset(ctx, 0, sizeof(*ctx));
 	atomic_init(&ctx->refcount, 1);
 	pthread_mutex_init(&ctx->lock, NULL);
 	pthread_mutex_init(&ctx->enum_lock, NULL);
+	pthread_mutex_init(&ctx->fence_cache_lock, NULL);
+	atomic_init(&ctx->fence_returned, NULL);
+	atomic_init(&ctx->n_fence_returned, 0);
 	ctx->log_fn = log_stderr;
 	ctx->penv = (struct accel_platform_env){
 		.open = env_open,
@@ -164,6 +169,8 @@ accel_context_unref(struct accel_context *ctx)
 	free(ctx->gone);
 	accel_candidates_free(ctx->candidates);
 	accel_stats_free(ctx->stats);
+	accel_fence_cache_drain(ctx);
+	pthread_mutex_destroy(&ctx->fence_cache_lock);
 	pthread_mutex_destroy(&ctx->enum_lock);
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx);

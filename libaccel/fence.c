@@ -32,25 +32,98 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/*
+ * Freed fences a context keeps (struct accel_context): bounded, so that a
+ * burst of commands does not pin its fences until the context goes.
+ */
+#define FENCE_CACHE_MAX 512
+
+/* A fence from @ctx's cache (its lock initialised), or NULL. */
+static struct accel_fence *fence_cache_take(struct accel_context *ctx)
+{
+	struct accel_fence *fence, *f;
+	unsigned n = 0;
+
+	pthread_mutex_lock(&ctx->fence_cache_lock);
+	if (!ctx->fence_cache) {
+		/* All at once; counted here, off the freeing threads' path. */
+		ctx->fence_cache = atomic_exchange_explicit(
+			&ctx->fence_returned, NULL, memory_order_acquire);
+		for (f = ctx->fence_cache; f; f = f->cache_next)
+			n++;
+		atomic_fetch_sub_explicit(&ctx->n_fence_returned, n,
+					  memory_order_relaxed);
+	}
+	fence = ctx->fence_cache;
+	if (fence)
+		ctx->fence_cache = fence->cache_next;
+	pthread_mutex_unlock(&ctx->fence_cache_lock);
+	return fence;
+}
+
+/* Into @ctx's cache (a push: lock-free), or free it if that is full. */
+static void fence_cache_put(struct accel_context *ctx,
+			    struct accel_fence *fence)
+{
+	if (atomic_fetch_add_explicit(&ctx->n_fence_returned, 1,
+				      memory_order_relaxed) >= FENCE_CACHE_MAX) {
+		atomic_fetch_sub_explicit(&ctx->n_fence_returned, 1,
+					  memory_order_relaxed);
+		pthread_mutex_destroy(&fence->lock);
+		free(fence);
+		return;
+	}
+	fence->cache_next = atomic_load_explicit(&ctx->fence_returned,
+						 memory_order_relaxed);
+	while (!atomic_compare_exchange_weak_explicit(
+		&ctx->fence_returned, &fence->cache_next, fence,
+		memory_order_release, memory_order_relaxed))
+		;
+}
+
+void accel_fence_cache_drain(struct accel_context *ctx)
+{
+	struct accel_fence *f, *list[2] = {
+		ctx->fence_cache, atomic_load(&ctx->fence_returned)
+	};
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		while ((f = list[i])) {
+			list[i] = f->cache_next;
+			pthread_mutex_destroy(&f->lock);
+			free(f);
+		}
+	}
+	ctx->fence_cache = NULL;
+	atomic_store(&ctx->fence_returned, NULL);
+	atomic_store(&ctx->n_fence_returned, 0);
+}
+
 int accel_fence_create(struct accel_context *ctx, bool user, bool profiling,
 		       struct accel_fence **ret)
 {
 	struct accel_fence *fence;
 	size_t i;
 
-	fence = calloc(1, sizeof(*fence));
-	if (!fence)
-		return -ENOMEM;
+	fence = fence_cache_take(ctx);
+	if (!fence) {
+		fence = malloc(sizeof(*fence));
+		if (!fence)
+			return -ENOMEM;
+		pthread_mutex_init(&fence->lock, NULL);
+	}
 	atomic_init(&fence->refcount, 1);
 	atomic_init(&fence->status, ACCEL_FENCE_PENDING);
 	atomic_init(&fence->n_sleepers, 0);
 	for (i = 0; i < ARRAY_SIZE(fence->times); i++)
 		atomic_init(&fence->times[i], 0);
-	pthread_mutex_init(&fence->lock, NULL);
+	fence->waiters = NULL;
 	fence->eventfd = -1;
 	fence->sync_file = -1;
 	fence->user = user;
 	fence->profiling = profiling;
+	fence->cache_next = NULL;
 	fence->ctx = accel_context_ref(ctx);
 	*ret = fence;
 	return 0;
@@ -242,9 +315,8 @@ ACCEL_EXPORT struct accel_fence *accel_fence_unref(struct accel_fence *fence)
 		close(fence->eventfd);
 	if (fence->sync_file >= 0)
 		close(fence->sync_file);
-	pthread_mutex_destroy(&fence->lock);
 	ctx = fence->ctx;
-	free(fence);
+	fence_cache_put(ctx, fence);
 	accel_context_unref(ctx);
 	return NULL;
 }

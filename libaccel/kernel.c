@@ -14,9 +14,11 @@ static int kernel_alloc(struct accel_program *prog,
 	struct accel_kernel *k;
 	uint32_t i, off = 0;
 
-	k = calloc(1, sizeof(*k));
+	/* over-aligned (ACCEL_CACHE_LINE) */
+	k = aligned_alloc(_Alignof(struct accel_kernel), sizeof(*k));
 	if (!k)
 		return -ENOMEM;
+	memset(k, 0, sizeof(*k));
 	if (def->n_args) {
 		k->args = calloc(def->n_args, sizeof(*k->args));
 		if (!k->args)

@@ -19,15 +19,17 @@ ACCEL_EXPORT int accel_queue_new(struct accel_device *dev, uint32_t flags,
 	r = accel_device_alive(dev);
 	if (r < 0)
 		return r;
-	q = calloc(1, sizeof(*q));
+	/* over-aligned: its groups keep to their own cache lines */
+	q = aligned_alloc(_Alignof(struct accel_queue), sizeof(*q));
 	if (!q)
 		return -ENOMEM;
+	memset(q, 0, sizeof(*q));
 	atomic_init(&q->refcount, 1);
 	atomic_init(&q->error, 0);
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_mutex_init(&q->cache_lock, NULL);
 	atomic_init(&q->cache_returned, NULL);
-	atomic_init(&q->n_cache, 0);
+	atomic_init(&q->n_returned, 0);
 	q->flags = flags;
 	q->dev = dev;
 	if (dev->ops->queue_init) {
@@ -61,7 +63,7 @@ ACCEL_EXPORT struct accel_queue *accel_queue_unref(struct accel_queue *queue)
 	if (atomic_fetch_sub_explicit(&queue->refcount, 1,
 				      memory_order_acq_rel) != 1)
 		return NULL;
-	/* Every command holds a reference: the queue is idle now. */
+	/* A queue with commands holds a reference: it is idle now. */
 	dev = queue->dev;
 	if (dev->ops->queue_fini)
 		dev->ops->queue_fini(queue);
