@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "backend.h"
+#include "platform/thread.h"
 
 /* Spin this long before sleeping: most waits on tiny work end sooner. */
 #define WAIT_SPIN_NS 8000
@@ -111,7 +112,7 @@ int accel_fence_create(struct accel_context *ctx, bool user, bool profiling,
 		fence = malloc(sizeof(*fence));
 		if (!fence)
 			return -ENOMEM;
-		pthread_mutex_init(&fence->lock, NULL);
+		accel_mutex_init_short(&fence->lock);
 	}
 	atomic_init(&fence->refcount, 1);
 	atomic_init(&fence->status, ACCEL_FENCE_PENDING);
