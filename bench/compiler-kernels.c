@@ -6,7 +6,8 @@
  * bench/run.sh and the build tree's bench/vendors/ set that up).
  *
  * Prints, per platform, build times (cold: a source no cache has seen;
- * warm: the same build again) and kernel times (best and median of -r
+ * warm: the same build again; small: a one-kernel program no cache has
+ * seen, built and launched once) and kernel times (best and median of -r
  * runs after one warm-up run, which also pays PoCL's lazy code
  * generation), and the ratio libaccel / PoCL (below 1: libaccel faster).
  * Everything runs twice, libaccel, PoCL, PoCL, libaccel, and the better
@@ -145,7 +146,7 @@ struct plat {
 	cl_device_id d;
 	cl_context c;
 	cl_command_queue q;
-	double cold_ms, warm_ms;
+	double cold_ms, warm_ms, small_ms;
 	double first_ms[N_KERNELS], ms[N_KERNELS], median_ms[N_KERNELS];
 	const char *check[N_KERNELS];
 };
@@ -292,6 +293,79 @@ static cl_program build(struct plat *p, const char *opts, double *ms)
 	return prog;
 }
 
+/*
+ * What a client pays before a small new kernel has run once: its build
+ * and its first launch (which is where PoCL generates code), for a
+ * guarded saxpy no cache has seen. Checked like the others.
+ */
+#define SMALL_N 1024
+#define SMALL_GUARD 1000
+
+static const char small_source[] =
+	"kernel void saxpy_small(int n, float a, global const float *x,\n"
+	"			 global float *y)\n"
+	"{\n"
+	"	int i = get_global_id(0);\n"
+	"	if (i < n)\n"
+	"		y[i] = a * x[i] + y[i];\n"
+	"}\n";
+
+static double small_cold(struct plat *p, int pass)
+{
+	const char *src = small_source;
+	float x[SMALL_N], y[SMALL_N], a = 3.0f;
+	size_t g = SMALL_N, l = 64;
+	cl_int n = SMALL_GUARD, e;
+	char opts[96];
+	cl_program prog;
+	cl_kernel k;
+	cl_mem mx, my;
+	uint64_t t0;
+	double ms;
+
+	for (size_t i = 0; i < SMALL_N; i++) {
+		x[i] = (float)i;
+		y[i] = 1.0f;
+	}
+	mx = clCreateBuffer(p->c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+			    sizeof(x), x, &e);
+	CHECK(e);
+	my = clCreateBuffer(p->c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+			    sizeof(y), y, &e);
+	CHECK(e);
+	snprintf(opts, sizeof(opts), "-DBENCH_SMALL=%ld%ld%d", (long)getpid(),
+		 (long)time(NULL), pass);
+	t0 = bench_now_ns();
+	prog = clCreateProgramWithSource(p->c, 1, &src, NULL, &e);
+	CHECK(e);
+	CHECK(clBuildProgram(prog, 1, &p->d, opts, NULL, NULL));
+	k = clCreateKernel(prog, "saxpy_small", &e);
+	CHECK(e);
+	CHECK(clSetKernelArg(k, 0, sizeof(n), &n));
+	CHECK(clSetKernelArg(k, 1, sizeof(a), &a));
+	CHECK(clSetKernelArg(k, 2, sizeof(mx), &mx));
+	CHECK(clSetKernelArg(k, 3, sizeof(my), &my));
+	CHECK(clEnqueueNDRangeKernel(p->q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+	CHECK(clFinish(p->q));
+	ms = ms_since(t0);
+	CHECK(clEnqueueReadBuffer(p->q, my, CL_TRUE, 0, sizeof(y), y, 0, NULL,
+				  NULL));
+	for (size_t i = 0; i < SMALL_N; i++) {
+		float want = i < SMALL_GUARD ? a * (float)i + 1.0f : 1.0f;
+
+		if (y[i] != want) {
+			fprintf(stderr, "%s: saxpy_small[%zu] = %g, want %g\n",
+				p->label, i, y[i], want);
+			exit(1);
+		}
+	}
+	CHECK(clReleaseKernel(k));
+	CHECK(clReleaseProgram(prog));
+	CHECK(clReleaseMemObject(mx));
+	CHECK(clReleaseMemObject(my));
+	return ms;
+}
+
 static cl_mem buffer(struct plat *p, size_t n, const float *init)
 {
 	cl_int e;
@@ -431,6 +505,7 @@ static void run_platform(struct plat *p, const struct host *h,
 	prog = build(p, opts, &p->cold_ms);
 	again = build(p, opts, &p->warm_ms);
 	CHECK(clReleaseProgram(again));
+	p->small_ms = small_cold(p, pass);
 
 	m[0] = buffer(p, s->n_vec, h->a);
 	m[1] = buffer(p, s->n_vec, h->b);
@@ -506,6 +581,7 @@ static void keep_best(struct plat *p, const struct plat *q)
 {
 	p->cold_ms = min(p->cold_ms, q->cold_ms);
 	p->warm_ms = min(p->warm_ms, q->warm_ms);
+	p->small_ms = min(p->small_ms, q->small_ms);
 	for (int w = 0; w < N_KERNELS; w++) {
 		p->ms[w] = min(p->ms[w], q->ms[w]);
 		p->median_ms[w] = min(p->median_ms[w], q->median_ms[w]);
@@ -577,6 +653,8 @@ int main(int argc, char **argv)
 	row("build, cold", ours.cold_ms, pocl.cold_ms, NULL, NULL);
 	row("build, warm (same again)", ours.warm_ms, pocl.warm_ms, NULL,
 	    NULL);
+	row("small kernel: build + launch", ours.small_ms, pocl.small_ms,
+	    NULL, NULL);
 	for (int w = 0; w < N_KERNELS; w++) {
 		snprintf(label, sizeof(label), "%s", kernel_names[w]);
 		row(label, ours.ms[w], pocl.ms[w], ours.check[w],
@@ -599,6 +677,8 @@ int main(int argc, char **argv)
 	/* For bench/perf-compare.sh: "result NAME LIBACCEL POCL" in ms. */
 	printf("result build-cold %.4f %.4f\n", ours.cold_ms, pocl.cold_ms);
 	printf("result build-warm %.4f %.4f\n", ours.warm_ms, pocl.warm_ms);
+	printf("result build-small %.4f %.4f\n", ours.small_ms,
+	       pocl.small_ms);
 	for (int w = 0; w < N_KERNELS; w++)
 		printf("result %s %.4f %.4f\n", kernel_names[w], ours.ms[w],
 		       pocl.ms[w]);
