@@ -34,22 +34,14 @@
  * dma-bufs, 1 on failure. The kernel tier runs it across two network
  * namespaces (tests/mpi, kernel-mpi).
  */
-/* accept4() */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <ucp/api/ucp.h>
@@ -58,8 +50,10 @@
 
 #include "kernel-arg.h"
 #include "leak-check.h"
+#include "ucx-bootstrap.h"
+#include "ucx-net.h"
 
-#define TIMEOUT_S 60
+#define TIMEOUT_S UCX_PUT_TIMEOUT_S
 
 static const char *role = "ucx-put";
 
@@ -73,14 +67,6 @@ static int fail_ucs(const char *what, ucs_status_t st)
 {
 	fprintf(stderr, "%s: %s: %s\n", role, what, ucs_status_string(st));
 	return -EIO;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* ---- the kernels --------------------------------------------------------- */
@@ -196,80 +182,7 @@ static int launch(struct dev *d, uint64_t n, struct accel_fence **ret)
 	return accel_queue_launch(d->queue, d->kernel, &range, 0, NULL, ret);
 }
 
-/* ---- UCX ----------------------------------------------------------------- */
-
-struct net {
-	ucp_context_h ucp;
-	ucp_worker_h worker;
-	ucp_ep_h ep;
-};
-
-static int net_open(struct net *nt)
-{
-	ucp_params_t params = {
-		.field_mask = UCP_PARAM_FIELD_FEATURES,
-		.features = UCP_FEATURE_RMA,
-	};
-	ucp_worker_params_t wparams = {
-		.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-		.thread_mode = UCS_THREAD_MODE_SINGLE,
-	};
-	ucp_config_t *config;
-	ucs_status_t st;
-
-	st = ucp_config_read(NULL, NULL, &config);
-	if (st != UCS_OK)
-		return fail_ucs("ucp_config_read", st);
-	st = ucp_init(&params, config, &nt->ucp);
-	ucp_config_release(config);
-	if (st != UCS_OK)
-		return fail_ucs("ucp_init", st);
-	st = ucp_worker_create(nt->ucp, &wparams, &nt->worker);
-	if (st != UCS_OK)
-		return fail_ucs("ucp_worker_create", st);
-	return 0;
-}
-
-static void net_close(struct net *nt)
-{
-	if (nt->worker)
-		ucp_worker_destroy(nt->worker);
-	if (nt->ucp)
-		ucp_cleanup(nt->ucp);
-}
-
-/* Progress until @req completes; NULL is an operation done at once. */
-static int req_wait(struct net *nt, const char *what, ucs_status_ptr_t req)
-{
-	ucs_status_t st;
-
-	if (req == NULL)
-		return 0;
-	if (UCS_PTR_IS_ERR(req))
-		return fail_ucs(what, UCS_PTR_STATUS(req));
-	while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS)
-		ucp_worker_progress(nt->worker);
-	ucp_request_free(req);
-	return st == UCS_OK ? 0 : fail_ucs(what, st);
-}
-
-/* Host memory at @addr registered for RMA: the libaccel mapping. */
-static int mem_map(struct net *nt, void *addr, size_t len, ucp_mem_h *ret)
-{
-	ucp_mem_map_params_t p = {
-		.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
-			      UCP_MEM_MAP_PARAM_FIELD_LENGTH |
-			      UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE,
-		.address = addr,
-		.length = len,
-		.memory_type = UCS_MEMORY_TYPE_HOST,
-	};
-	ucs_status_t st = ucp_mem_map(nt->ucp, &p, ret);
-
-	return st == UCS_OK ? 0 : fail_ucs("ucp_mem_map", st);
-}
-
-/* ---- bootstrap: a TCP socket carries addresses, rkeys and steps ---------- */
+/* ---- the bootstrap messages (ucx-bootstrap.h) ----------------------------- */
 
 enum msg_type {
 	MSG_HELLO,   /* R->S: status (0 or 77), n, rounds, worker address */
@@ -279,11 +192,6 @@ enum msg_type {
 	MSG_DONE,    /* S->R: data and flag put, flushed, source released */
 	MSG_VERDICT, /* R->S: 0 verified, else failed */
 	MSG_BYE,     /* S->R: the endpoint is closed */
-};
-
-struct msg_hdr {
-	uint32_t type;
-	uint32_t len;
 };
 
 struct hello {
@@ -296,102 +204,6 @@ struct offer {
 	uint64_t addr;
 	uint64_t flag_offset;
 };
-
-static int write_full(int fd, const void *p, size_t len)
-{
-	const char *c = p;
-
-	while (len) {
-		ssize_t w = send(fd, c, len, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EPIPE;
-		c += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-static int read_full(int fd, void *p, size_t len)
-{
-	char *c = p;
-
-	while (len) {
-		ssize_t r = recv(fd, c, len, 0);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? -errno : -ECONNRESET;
-		c += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
-static int msg_send(int fd, enum msg_type type, const void *a, uint32_t alen,
-		    const void *b, uint32_t blen)
-{
-	struct msg_hdr h = { .type = type, .len = alen + blen };
-	int r = write_full(fd, &h, sizeof(h));
-
-	if (r == 0 && alen)
-		r = write_full(fd, a, alen);
-	if (r == 0 && blen)
-		r = write_full(fd, b, blen);
-	return r;
-}
-
-/*
- * Wait for a message of @type, progressing the UCX worker meanwhile: the
- * peer's operations may need this side's worker (acknowledgements on UD,
- * emulated RMA on TCP). The payload is malloc()ed into *@ret (free it).
- */
-static int msg_recv(int fd, struct net *nt, enum msg_type type, void **ret,
-		    uint32_t *ret_len)
-{
-	double deadline = now() + TIMEOUT_S;
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct msg_hdr h;
-	void *p = NULL;
-	int r;
-
-	for (;;) {
-		while (nt && nt->worker && ucp_worker_progress(nt->worker))
-			;
-		r = poll(&pfd, 1, 1);
-		if (r > 0)
-			break;
-		if (r < 0 && errno != EINTR)
-			return -errno;
-		if (now() > deadline)
-			return -ETIMEDOUT;
-	}
-	r = read_full(fd, &h, sizeof(h));
-	if (r < 0)
-		return r;
-	if (h.type != type || h.len > (1u << 20))
-		return -EPROTO;
-	if (h.len) {
-		p = malloc(h.len);
-		if (!p)
-			return -ENOMEM;
-		r = read_full(fd, p, h.len);
-		if (r < 0) {
-			free(p);
-			return r;
-		}
-	}
-	if (ret)
-		*ret = p;
-	else
-		free(p);
-	if (ret_len)
-		*ret_len = h.len;
-	return 0;
-}
 
 /* ---- the receiver -------------------------------------------------------- */
 
@@ -464,7 +276,7 @@ static int receive_round(int fd, struct dev *d, struct net *nt,
 		fail("receiver buffers", r);
 		goto out;
 	}
-	r = mem_map(nt, map, flag_off + 64, &memh);
+	r = net_mem_map(nt, map, flag_off + 64, &memh);
 	if (r < 0)
 		goto out;
 	st = ucp_rkey_pack(nt->ucp, memh, &rkey, &rkey_len);
@@ -474,11 +286,11 @@ static int receive_round(int fd, struct dev *d, struct net *nt,
 	}
 	off.addr = (uintptr_t)map;
 	off.flag_offset = flag_off;
-	r = msg_send(fd, MSG_OFFER, &off, sizeof(off), rkey,
+	r = boot_send(fd, MSG_OFFER, &off, sizeof(off), rkey,
 		     (uint32_t)rkey_len);
 	ucp_rkey_buffer_release(rkey);
 	if (r == 0)
-		r = msg_recv(fd, nt, MSG_READY, NULL, NULL);
+		r = boot_recv(fd, nt->worker, MSG_READY, NULL, NULL);
 	if (r < 0) {
 		fail("bootstrap", r);
 		goto out;
@@ -506,7 +318,7 @@ static int receive_round(int fd, struct dev *d, struct net *nt,
 		fail("gating the consumer", r);
 		goto out;
 	}
-	r = msg_send(fd, MSG_GO, NULL, 0, NULL, 0);
+	r = boot_send(fd, MSG_GO, NULL, 0, NULL, 0);
 	if (r < 0)
 		goto out;
 
@@ -514,11 +326,11 @@ static int receive_round(int fd, struct dev *d, struct net *nt,
 	{
 		const uint64_t *flag =
 			(const uint64_t *)((char *)map + flag_off);
-		double deadline = now() + TIMEOUT_S;
+		double deadline = boot_now() + TIMEOUT_S;
 
 		while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != round + 1) {
 			ucp_worker_progress(nt->worker);
-			if (now() > deadline) {
+			if (boot_now() > deadline) {
 				r = fail("waiting for the data", -ETIMEDOUT);
 				goto out;
 			}
@@ -580,6 +392,7 @@ static int receiver(int fd, const struct opts *o)
 	int r;
 
 	role = "ucx-put: receiver";
+	nt.role = role;
 	r = dev_open(&d, "consume");
 	if (r < 0)
 		fail("libaccel set-up", r);
@@ -594,7 +407,7 @@ static int receiver(int fd, const struct opts *o)
 	}
 	/* The sender learns the outcome of the set-up either way. */
 	hello.status = r == 0 ? 0 : r == 77 ? 77 : 1;
-	if (msg_send(fd, MSG_HELLO, &hello, sizeof(hello), addr,
+	if (boot_send(fd, MSG_HELLO, &hello, sizeof(hello), addr,
 		     (uint32_t)addr_len) < 0 && r == 0)
 		r = -EPIPE;
 	if (addr)
@@ -615,7 +428,7 @@ static int receiver(int fd, const struct opts *o)
 			break;
 		failed += (uint32_t)r;
 		/* The sender has released its side of the round too. */
-		r = msg_recv(fd, &nt, MSG_DONE, NULL, NULL);
+		r = boot_recv(fd, nt.worker, MSG_DONE, NULL, NULL);
 		if (r == 0 && k == 0)
 			usage_take(&before, true);
 		if (r == 0 && k + 1 == o->rounds) {
@@ -632,13 +445,13 @@ static int receiver(int fd, const struct opts *o)
 		}
 		verdict = failed ? 1 : 0;
 		if (r == 0)
-			r = msg_send(fd, MSG_VERDICT, &verdict,
+			r = boot_send(fd, MSG_VERDICT, &verdict,
 				     sizeof(verdict), NULL, 0);
 		if (r < 0)
 			break;
 	}
 	if (r == 0)
-		r = msg_recv(fd, &nt, MSG_BYE, NULL, NULL);
+		r = boot_recv(fd, nt.worker, MSG_BYE, NULL, NULL);
 	if (r < 0) {
 		fail("bootstrap", r);
 		goto out;
@@ -690,9 +503,9 @@ static int send_round(int fd, struct dev *d, struct net *nt,
 		fail("producer", r);
 		goto out;
 	}
-	r = mem_map(nt, map, bytes, &memh);
+	r = net_mem_map(nt, map, bytes, &memh);
 	if (r == 0)
-		r = msg_recv(fd, nt, MSG_OFFER, (void **)&off, &len);
+		r = boot_recv(fd, nt->worker, MSG_OFFER, (void **)&off, &len);
 	if (r == 0 && len <= sizeof(*off))
 		r = -EPROTO;
 	if (r < 0)
@@ -702,15 +515,15 @@ static int send_round(int fd, struct dev *d, struct net *nt,
 		r = fail_ucs("ucp_ep_rkey_unpack", st);
 		goto out;
 	}
-	r = msg_send(fd, MSG_READY, NULL, 0, NULL, 0);
+	r = boot_send(fd, MSG_READY, NULL, 0, NULL, 0);
 	if (r == 0)
-		r = msg_recv(fd, nt, MSG_GO, NULL, NULL);
+		r = boot_recv(fd, nt->worker, MSG_GO, NULL, NULL);
 	if (r < 0)
 		goto out;
 
 	/* Zero-copy from the registered source, then the flag behind it. */
 	put.memh = memh;
-	r = req_wait(nt, "ucp_put_nbx", ucp_put_nbx(nt->ep, map, bytes,
+	r = net_req_wait(nt, "ucp_put_nbx", ucp_put_nbx(nt->ep, map, bytes,
 						    off->addr, rkey, &put));
 	if (r == 0) {
 		st = ucp_worker_fence(nt->worker);
@@ -718,13 +531,13 @@ static int send_round(int fd, struct dev *d, struct net *nt,
 			r = fail_ucs("ucp_worker_fence", st);
 	}
 	if (r == 0)
-		r = req_wait(nt, "ucp_put_nbx (flag)",
+		r = net_req_wait(nt, "ucp_put_nbx (flag)",
 			     ucp_put_nbx(nt->ep, &flag, sizeof(flag),
 					 off->addr + off->flag_offset, rkey,
 					 &plain));
 	/* Remote completion of both before the source goes. */
 	if (r == 0)
-		r = req_wait(nt, "ucp_ep_flush_nbx",
+		r = net_req_wait(nt, "ucp_ep_flush_nbx",
 			     ucp_ep_flush_nbx(nt->ep, &plain));
 out:
 	accel_kernel_set_arg_buffer(d->kernel, 0, NULL);
@@ -751,7 +564,8 @@ static int sender(int fd)
 	int r;
 
 	role = "ucx-put: sender";
-	r = msg_recv(fd, NULL, MSG_HELLO, (void **)&hello, &len);
+	nt.role = role;
+	r = boot_recv(fd, NULL, MSG_HELLO, (void **)&hello, &len);
 	if (r == 0 && len < sizeof(*hello))
 		r = -EPROTO;
 	if (r < 0) {
@@ -789,9 +603,9 @@ static int sender(int fd)
 		if (r == 0 && k + 1 == o.rounds)
 			usage_take(&after, false);
 		if (r == 0)
-			r = msg_send(fd, MSG_DONE, NULL, 0, NULL, 0);
+			r = boot_send(fd, MSG_DONE, NULL, 0, NULL, 0);
 		if (r == 0)
-			r = msg_recv(fd, &nt, MSG_VERDICT, (void **)&verdict,
+			r = boot_recv(fd, nt.worker, MSG_VERDICT, (void **)&verdict,
 				     &len);
 		if (r == 0 && (len != sizeof(*verdict) || *verdict))
 			r = 1;
@@ -800,14 +614,14 @@ static int sender(int fd)
 	}
 	if (nt.ep) {
 		ucp_request_param_t flush_mode = { 0 };
-		int c = req_wait(&nt, "ucp_ep_close_nbx",
+		int c = net_req_wait(&nt, "ucp_ep_close_nbx",
 				 ucp_ep_close_nbx(nt.ep, &flush_mode));
 
 		if (r == 0)
 			r = c;
 	}
 	/* Also after a failure: the receiver is waiting for a word. */
-	msg_send(fd, MSG_BYE, NULL, 0, NULL, 0);
+	boot_send(fd, MSG_BYE, NULL, 0, NULL, 0);
 	if (r == 0 && after.fds != before.fds) {
 		fprintf(stderr, "%s: %d fds after round 1, %d after round "
 			"%" PRIu32 "\n", role, before.fds, after.fds,
@@ -826,86 +640,7 @@ out:
 	return r < 0 ? 1 : r;
 }
 
-/* ---- bootstrap sockets and main ------------------------------------------ */
-
-/* Port 0: any free port on the loopback (both sides in this program). */
-static int tcp_listen(int port, int *ret_port)
-{
-	struct sockaddr_in a = {
-		.sin_family = AF_INET,
-		.sin_port = htons((uint16_t)port),
-		.sin_addr.s_addr = htonl(port ? INADDR_ANY : INADDR_LOOPBACK),
-	};
-	socklen_t alen = sizeof(a);
-	int fd, one = 1;
-
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
-	    listen(fd, 1) < 0 ||
-	    getsockname(fd, (struct sockaddr *)&a, &alen) < 0) {
-		int e = -errno;
-
-		close(fd);
-		return e;
-	}
-	if (ret_port)
-		*ret_port = ntohs(a.sin_port);
-	return fd;
-}
-
-static int tcp_accept(int lfd)
-{
-	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
-	int fd, one = 1, r;
-
-	r = poll(&pfd, 1, TIMEOUT_S * 1000);
-	if (r <= 0)
-		return r < 0 ? -errno : -ETIMEDOUT;
-	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	return fd;
-}
-
-/* Connect to HOST:PORT, retrying while the receiver starts. */
-static int tcp_connect(const char *host, const char *port)
-{
-	struct addrinfo hints = { .ai_family = AF_INET,
-				  .ai_socktype = SOCK_STREAM };
-	struct addrinfo *ai;
-	double deadline = now() + TIMEOUT_S;
-	int fd = -1, one = 1, r;
-
-	r = getaddrinfo(host, port, &hints, &ai);
-	if (r != 0) {
-		fprintf(stderr, "%s: %s: %s\n", role, host, gai_strerror(r));
-		return -EHOSTUNREACH;
-	}
-	for (;;) {
-		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			r = -errno;
-			break;
-		}
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
-			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
-				   sizeof(one));
-			r = fd;
-			break;
-		}
-		r = -errno;
-		close(fd);
-		if (now() > deadline)
-			break;
-		usleep(100000);
-	}
-	freeaddrinfo(ai);
-	return r;
-}
+/* ---- main ---------------------------------------------------------------- */
 
 /* Both sides: a forked receiver on the loopback. */
 static int both(const struct opts *o)
@@ -914,7 +649,7 @@ static int both(const struct opts *o)
 	int lfd, fd, p, rc_r, rc_s, status;
 	pid_t pid;
 
-	lfd = tcp_listen(0, &p);
+	lfd = boot_listen(0, &p);
 	if (lfd < 0) {
 		fail("listen", lfd);
 		return 1;
@@ -927,7 +662,7 @@ static int both(const struct opts *o)
 		return 1;
 	}
 	if (pid == 0) {
-		fd = tcp_accept(lfd);
+		fd = boot_accept(lfd);
 		close(lfd);
 		if (fd < 0) {
 			fail("accept", fd);
@@ -940,7 +675,7 @@ static int both(const struct opts *o)
 	}
 	close(lfd);
 	snprintf(port, sizeof(port), "%d", p);
-	fd = tcp_connect("127.0.0.1", port);
+	fd = boot_connect(role, "127.0.0.1", port);
 	if (fd < 0) {
 		fail("connect", fd);
 		rc_s = 1;
@@ -985,8 +720,8 @@ int main(int argc, char **argv)
 	}
 
 	if (listen_port) {
-		lfd = tcp_listen(atoi(listen_port), NULL);
-		fd = lfd < 0 ? lfd : tcp_accept(lfd);
+		lfd = boot_listen(atoi(listen_port), NULL);
+		fd = lfd < 0 ? lfd : boot_accept(lfd);
 		if (lfd >= 0)
 			close(lfd);
 		if (fd < 0) {
@@ -1006,7 +741,7 @@ int main(int argc, char **argv)
 		}
 		memcpy(host, connect_to, (size_t)(colon - connect_to));
 		host[colon - connect_to] = '\0';
-		fd = tcp_connect(host, colon + 1);
+		fd = boot_connect(role, host, colon + 1);
 		if (fd < 0) {
 			fail("connect", fd);
 			return 1;
