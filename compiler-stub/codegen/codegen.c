@@ -142,27 +142,30 @@ static void set_target_attrs(LLVMModuleRef mod, const char *cpu,
 	}
 }
 
-/* Appends @p f to @llvm.compiler.used (the C API has no helper). */
+/*
+ * Appends @p f to @llvm.compiler.used (the C API has no helper). The list
+ * grows with the libmvec table times the ISAs (three at x86-64-v4): a
+ * variant left out of it is gone before the vectoriser looks for it.
+ */
 static void append_compiler_used(LLVMModuleRef mod, LLVMValueRef f)
 {
 	LLVMValueRef old = LLVMGetNamedGlobal(mod, "llvm.compiler.used");
 	LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(mod),
 						   0);
-	LLVMValueRef elems[128], arr, g;
-	unsigned n = 0;
+	LLVMValueRef init = old ? LLVMGetInitializer(old) : NULL;
+	int k = init ? LLVMGetNumOperands(init) : 0;
+	LLVMValueRef *elems = malloc(((size_t)k + 1) * sizeof(*elems));
+	LLVMValueRef arr, g;
 
-	if (old) {
-		LLVMValueRef init = LLVMGetInitializer(old);
-		int k = init ? LLVMGetNumOperands(init) : 0;
-
-		if (k >= 127)
-			return;
-		for (int i = 0; i < k; i++)
-			elems[n++] = LLVMGetOperand(init, i);
+	if (!elems)
+		return; /* the scalar call stays: slower, still right */
+	for (int i = 0; i < k; i++)
+		elems[i] = LLVMGetOperand(init, i);
+	elems[k] = f;
+	if (old)
 		LLVMDeleteGlobal(old);
-	}
-	elems[n++] = f;
-	arr = LLVMConstArray(ptr, elems, n);
+	arr = LLVMConstArray(ptr, elems, (unsigned)k + 1);
+	free(elems);
 	g = LLVMAddGlobal(mod, LLVMTypeOf(arr), "llvm.compiler.used");
 	LLVMSetInitializer(g, arr);
 	LLVMSetLinkage(g, LLVMAppendingLinkage);
