@@ -75,8 +75,11 @@ double OVL cbrt(double x)
 float OVL cbrt(float x) { return __builtin_cbrtf(x); }
 SPLIT1(cbrt, float, float) SPLIT1(cbrt, double, double)
 
-float exp10f(float);
-double libm_exp10(double) __asm__("exp10");
+/* clang has no builtin for exp10: const, as clang takes the libm calls it
+ * knows under OpenCL (no errno), so that a work-item loop calling it can
+ * be vectorised (libmvec.c) with stores to other buffers in it */
+float exp10f(float) __attribute__((const));
+double libm_exp10(double) __asm__("exp10") __attribute__((const));
 float OVL exp10(float x) { return exp10f(x); }
 double OVL exp10(double x) { return libm_exp10(x); }
 SPLIT1(exp10, float, float) SPLIT1(exp10, double, double)

@@ -224,6 +224,34 @@ static void ref_hypot(L a, L b, L c, int n, struct out *o)
 		o->r = (EXPR);                                                 \
 		o->exact = true;                                               \
 	}
+/* one-argument functions whose work-item loops call glibc's libmvec
+ * (compiler-stub/codegen/libmvec.c); f(+-0) = +-0 for the odd ones */
+#define REF_LIBM(NAME, ODD)                                                    \
+	static void ref_##NAME(L a, L b, L c, int n, struct out *o)            \
+	{                                                                      \
+		(void)b, (void)c, (void)n;                                     \
+		o->r = NAME##l(a);                                             \
+		o->exact = ODD && a == 0;                                      \
+	}
+REF_LIBM(tanh, true)
+REF_LIBM(sinh, true)
+REF_LIBM(cosh, false)
+REF_LIBM(tan, true)
+REF_LIBM(asin, true)
+REF_LIBM(acos, false)
+REF_LIBM(atan, true)
+REF_LIBM(asinh, true)
+REF_LIBM(acosh, false)
+REF_LIBM(atanh, true)
+REF_LIBM(erf, true)
+REF_LIBM(erfc, false)
+REF_LIBM(exp2, false)
+REF_LIBM(expm1, true)
+REF_LIBM(log2, false)
+REF_LIBM(log1p, true)
+REF_LIBM(exp10, false)
+REF_LIBM(log10, false)
+
 REF_EXACT(fma, CR3(fma, a, b, c))
 REF_EXACT(fmod, rem_l(a, b, false))
 REF_EXACT(remainder, rem_l(a, b, true))
@@ -281,6 +309,25 @@ const struct fn fns[] = {
 	F2(fmin, K_2S, EXACT_0, EXACT_0, D_ANY, D_ANY),
 	F2(nextafter, K_2, EXACT, EXACT, D_ANY, D_ANY),
 	F1(ilogb, K_IF, EXACT, EXACT, D_ANY),
+	/* libmvec's variants at every launch size (lane order, tails) */
+	F1(tanh, K_1, 5, 2, D_POW),
+	F1(sinh, K_1, 4, 2, D_POW),
+	F1(cosh, K_1, 4, 2, D_POW),
+	F1(tan, K_1, 5, 2, D_TRIG),
+	F1(asin, K_1, 4, 2, D_POW),
+	F1(acos, K_1, 4, 2, D_POW),
+	F1(atan, K_1, 5, 2, D_ANY),
+	F1(asinh, K_1, 4, 2, D_ANY),
+	F1(acosh, K_1, 4, 2, D_POS),
+	F1(atanh, K_1, 5, 2, D_POW),
+	F1(erf, K_1, 16, 4, D_POW),
+	F1(erfc, K_1, 16, 4, D_POW),
+	F1(exp2, K_1, 3, 2, D_POW),
+	F1(expm1, K_1, 3, 2, D_POW),
+	F1(log2, K_1, 3, 2, D_POS),
+	F1(log1p, K_1, 2, 2, D_POS),
+	F1(exp10, K_1, 3, 2, D_POW),
+	F1(log10, K_1, 3, 2, D_POS),
 	F1(nan, K_NAN, EXACT, EXACT, D_ANY),
 };
 
