@@ -11,7 +11,6 @@
 #include <time.h>
 
 #include "backend.h"
-#include "platform/thread.h"
 
 /* Spin this long before sleeping: most waits on tiny work end sooner. */
 #define WAIT_SPIN_NS 8000
@@ -112,7 +111,7 @@ int accel_fence_create(struct accel_context *ctx, bool user, bool profiling,
 		fence = malloc(sizeof(*fence));
 		if (!fence)
 			return -ENOMEM;
-		accel_mutex_init_short(&fence->lock);
+		pthread_mutex_init(&fence->lock, NULL);
 	}
 	atomic_init(&fence->refcount, 1);
 	atomic_init(&fence->status, ACCEL_FENCE_PENDING);

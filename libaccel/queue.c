@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "backend.h"
-#include "platform/thread.h"
 
 ACCEL_EXPORT int accel_queue_new(struct accel_device *dev, uint32_t flags,
 				 struct accel_queue **ret)
@@ -27,7 +26,7 @@ ACCEL_EXPORT int accel_queue_new(struct accel_device *dev, uint32_t flags,
 	memset(q, 0, sizeof(*q));
 	atomic_init(&q->refcount, 1);
 	atomic_init(&q->error, 0);
-	accel_mutex_init_short(&q->lock);
+	pthread_mutex_init(&q->lock, NULL);
 	pthread_mutex_init(&q->cache_lock, NULL);
 	atomic_init(&q->cache_returned, NULL);
 	atomic_init(&q->n_returned, 0);

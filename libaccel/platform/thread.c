@@ -35,18 +35,6 @@ static void *thread_main(void *data)
 	return fn(arg);
 }
 
-void accel_mutex_init_short(pthread_mutex_t *m)
-{
-	pthread_mutexattr_t attr;
-
-	pthread_mutexattr_init(&attr);
-#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
-	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
-#endif
-	pthread_mutex_init(m, &attr);
-	pthread_mutexattr_destroy(&attr);
-}
-
 int accel_thread_start(struct accel_thread *t, const char *name,
 		       const pthread_attr_t *attr, void *(*fn)(void *),
 		       void *arg)

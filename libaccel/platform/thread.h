@@ -27,15 +27,6 @@ struct accel_thread {
  * it at once) and before fn runs. @attr may be NULL. Returns 0 or a
  * negative errno; @t is then unused.
  */
-/*
- * A mutex held for a few instructions by threads on different CPUs (a
- * queue's command list, a fence's waiters, the pool's FIFO): one that
- * spins a little before sleeping (glibc's adaptive type), so that a
- * submitting thread and a worker taking it in turns do not each pay a
- * futex sleep and wake-up when they meet.
- */
-void accel_mutex_init_short(pthread_mutex_t *m);
-
 int accel_thread_start(struct accel_thread *t, const char *name,
 		       const pthread_attr_t *attr, void *(*fn)(void *),
 		       void *arg);

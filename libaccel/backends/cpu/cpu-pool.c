@@ -423,6 +423,7 @@ uint64_t cpu_pool_get_stack_overhead(const struct cpu_pool *pool)
 
 int cpu_pool_new(unsigned n_threads, uint64_t spin_ns, struct cpu_pool **ret)
 {
+	pthread_mutexattr_t attr;
 	pthread_attr_t tattr;
 	struct cpu_pool *pool;
 	unsigned i;
@@ -438,7 +439,11 @@ int cpu_pool_new(unsigned n_threads, uint64_t spin_ns, struct cpu_pool **ret)
 		free(pool);
 		return -ENOMEM;
 	}
-	accel_mutex_init_short(&pool->lock);
+	/* Held for a few instructions: spin a little before sleeping. */
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+	pthread_mutex_init(&pool->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
 	atomic_init(&pool->seq, 0);
 	atomic_init(&pool->n_spinning, 0);
 	atomic_init(&pool->n_sleepers, 0);
