@@ -539,6 +539,9 @@ struct ctx_var {
 	LLVMTypeRef t;
 	uint64_t stride;
 	unsigned align;
+	/* chunked (wg-ctx-chunks.c): an array per chunk, on the stack */
+	uint64_t chunk;
+	LLVMValueRef bases[ACCELC_CTX_MAX_CHUNKS];
 };
 
 /* The work-item's linear local id, at the top of @p bb (cached). */
@@ -560,12 +563,33 @@ static LLVMValueRef linear_id(struct regions *rg, LLVMBasicBlockRef bb,
 	return ptrmap_put(cache, bb, v) ? NULL : v;
 }
 
+struct item_arg {
+	struct regions *rg;
+	struct ptrmap *cache;
+};
+
+static LLVMValueRef item_at(void *arg, LLVMBasicBlockRef bb)
+{
+	struct item_arg *a = arg;
+
+	return linear_id(a->rg, bb, a->cache);
+}
+
 static int rewrite_uses(struct regions *rg, struct ctx_var *cv,
 			struct ptrmap *cache)
 {
+	struct item_arg ia = { rg, cache };
+	struct accelc_ctx_chunks ch = { rg->l, { 0 }, cv->chunk, 0, NULL,
+					item_at, &ia };
 	LLVMValueRef *u;
-	size_t n = users(cv->a, &u);
+	size_t n;
 
+	/* a register tile's elements at a small stride across work-items */
+	if (cv->chunk) {
+		memcpy(ch.bases, cv->bases, sizeof(ch.bases));
+		return accelc_ctx_chunk_rewrite(&ch, cv->a);
+	}
+	n = users(cv->a, &u);
 	if (n == SIZE_MAX)
 		return -ENOMEM;
 	for (size_t k = 0; k < n; k++) {
@@ -619,19 +643,31 @@ static void place(struct regions *rg, struct ctx_var *cv, size_t n,
 		LLVMPositionBuilderBefore(
 			l->b, LLVMGetBasicBlockTerminator(rg->prologue));
 		for (size_t k = 0; k < n; k++) {
-			cv[k].base = LLVMBuildArrayAlloca(
-				l->b, l->i8,
-				LLVMBuildMul(l->b, rg->n_items,
-					     LLVMConstInt(l->i64, cv[k].stride,
-							  0),
-					     ""),
-				"ctx");
-			LLVMSetAlignment(cv[k].base, cv[k].align);
-			LLVMSetMetadata(cv[k].base, md,
-					LLVMMDNodeInContext(c, NULL, 0));
+			uint64_t size = cv[k].chunk ? cv[k].chunk : cv[k].stride;
+			uint64_t m = cv[k].chunk ? cv[k].stride / cv[k].chunk : 1;
+
+			for (uint64_t i = 0; i < m && i < ACCELC_CTX_MAX_CHUNKS;
+			     i++) {
+				cv[k].bases[i] = LLVMBuildArrayAlloca(
+					l->b, l->i8,
+					LLVMBuildMul(l->b, rg->n_items,
+						     LLVMConstInt(l->i64, size,
+								  0),
+						     ""),
+					"ctx");
+				LLVMSetAlignment(cv[k].bases[i],
+						 cv[k].align < size ? cv[k].align
+								    : (unsigned)size);
+				LLVMSetMetadata(cv[k].bases[i], md,
+						LLVMMDNodeInContext(c, NULL, 0));
+			}
+			cv[k].base = cv[k].bases[0];
 		}
 		return;
 	}
+	/* the heap block holds whole slots only */
+	for (size_t k = 0; k < n; k++)
+		cv[k].chunk = 0;
 	/* alignments are powers of two: al is their maximum, at least 64 */
 	for (size_t k = 0; k < n; k++)
 		while (al < cv[k].align)
@@ -720,6 +756,7 @@ int accelc_regions_context(struct regions *rg, LLVMBasicBlockRef start,
 		cv[n].align = al;
 		cv[n].stride = LLVMABISizeOfType(td, t);
 		cv[n].stride = (cv[n].stride + al - 1) / al * al;
+		cv[n].chunk = accelc_ctx_chunk(td, i, cv[n].stride);
 		bytes += cv[n].stride;
 		n++;
 	}

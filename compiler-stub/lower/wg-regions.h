@@ -80,6 +80,25 @@ bool accelc_regions_pure(LLVMValueRef i);
 int accelc_regions_rehome_ids(struct regions *rg);
 void accelc_regions_hoist_uniform(struct regions *rg);
 int accelc_regions_demote(struct regions *rg);
+/* A context array laid out chunk by chunk (wg-ctx-chunks.c) */
+#define ACCELC_CTX_MAX_CHUNKS 16
+struct accelc_ctx_chunks {
+	struct lower *l;
+	/* one array per chunk */
+	LLVMValueRef bases[ACCELC_CTX_MAX_CHUNKS];
+	uint64_t chunk, size;
+	LLVMTypeRef type;
+	/* the work-item's linear local id in block @p bb, NULL if no memory */
+	LLVMValueRef (*item_at)(void *arg, LLVMBasicBlockRef bb);
+	void *arg;
+};
+
+/* The chunk size for alloca @p a (slots @p stride bytes apart), 0 if its
+ * slots stay whole; at most ACCELC_CTX_MAX_CHUNKS chunks. */
+uint64_t accelc_ctx_chunk(LLVMTargetDataRef td, LLVMValueRef a,
+			  uint64_t stride);
+/* @p a's uses onto the chunked array @p k describes; @p a erased. */
+int accelc_ctx_chunk_rewrite(struct accelc_ctx_chunks *k, LLVMValueRef a);
 /* Per-work-item arrays for the allocas used in more than one region;
  * their bases are built at the end of @p start. */
 int accelc_regions_context(struct regions *rg, LLVMBasicBlockRef start,
