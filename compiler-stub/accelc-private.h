@@ -256,6 +256,10 @@ int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
  * -scalarize-load-store */
 int accelc_split_vectors(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 			 struct strbuf *log);
+/* Work-item loops calling functions with vector variants given the
+ * variants' vector width (codegen/vector-calls.c); @p loop_kind is the
+ * llvm.loop metadata kind. */
+void accelc_vector_calls(LLVMModuleRef mod, unsigned loop_kind);
 int accelc_emit(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 		LLVMCodeGenFileType type, LLVMMemoryBufferRef *ret,
 		struct strbuf *log);

@@ -369,11 +369,17 @@ int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 	 * fiber runtime of kernels that run as regions, whose thread-local
 	 * stack cache would pin the object until every worker thread exits.
 	 */
-	if (opt && split_vectors && o3_simplify[0]) {
-		/* default<O3> in its halves, vectors split between them */
+	if (opt && o3_simplify[0]) {
+		/*
+		 * default<O3> in its halves: between them, vectors split and
+		 * width hints for the loops of math calls (vector-calls.c)
+		 */
 		e = LLVMRunPasses(mod, o3_simplify, tm, o);
-		if (!e)
+		if (!e && split_vectors)
 			r = accelc_split_vectors(mod, tm, log);
+		if (!e && !r)
+			accelc_vector_calls(mod, LLVMGetMDKindIDInContext(
+				LLVMGetModuleContext(mod), "llvm.loop", 9));
 		if (!e && !r)
 			e = LLVMRunPasses(mod, o3_optimise, tm, o);
 	} else {

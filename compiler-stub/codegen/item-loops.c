@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -51,6 +52,61 @@ bool accelc_loop_has(LLVMValueRef md, const char *name)
 	}
 	free(ops);
 	return found;
+}
+
+/* Does loop property node @p prop (a metadata value) start with @p prefix? */
+static bool prop_named(LLVMValueRef prop, const char *prefix)
+{
+	unsigned np, len;
+	LLVMValueRef *ops;
+	const char *s = NULL;
+	bool r;
+
+	if (!prop || !LLVMIsAMDNode(prop))
+		return false;
+	ops = accelc_md_operands(prop, &np);
+	s = np && ops[0] ? LLVMGetMDString(ops[0], &len) : NULL;
+	r = s && len >= strlen(prefix) && !memcmp(s, prefix, strlen(prefix));
+	free(ops);
+	return r;
+}
+
+/*
+ * A loop ID with @p old's properties (none if NULL) but those named
+ * @p drop..., and !{@p name[, i32 @p value if >= 0]}. NULL if out of
+ * memory, or if @p old has a property named @p refuse... (if not
+ * NULL).
+ */
+LLVMValueRef accelc_loop_id_with(LLVMContextRef c, LLVMValueRef old,
+				 const char *refuse, const char *drop,
+				 const char *name, int value)
+{
+	unsigned n = 0, k = 2;
+	LLVMValueRef *ops = old ? accelc_md_operands(old, &n) : NULL, id = NULL;
+	LLVMMetadataRef tmp, node, prop[2], *m = calloc(n + 2, sizeof(*m));
+
+	if (!m || (old && !ops))
+		goto out;
+	for (unsigned i = 1; i < n; i++) {
+		if (refuse && prop_named(ops[i], refuse))
+			goto out;
+		if (ops[i] && !(drop && prop_named(ops[i], drop)))
+			m[k++] = LLVMValueAsMetadata(ops[i]);
+	}
+	tmp = LLVMTemporaryMDNode(c, NULL, 0);
+	prop[0] = LLVMMDStringInContext2(c, name, strlen(name));
+	prop[1] = LLVMValueAsMetadata(LLVMConstInt(
+		LLVMInt32TypeInContext(c), (unsigned)value, 0));
+	m[0] = tmp;
+	m[1] = LLVMMDNodeInContext2(c, prop, value >= 0 ? 2 : 1);
+	node = LLVMMDNodeInContext2(c, m, k);
+	/* a self-reference makes the node distinct, as a loop ID must be */
+	LLVMMetadataReplaceAllUsesWith(tmp, node);
+	id = LLVMMetadataAsValue(c, node);
+out:
+	free(ops);
+	free(m);
+	return id;
 }
 
 /* The lanes of @p t if it is a vector, else 0. */
@@ -237,6 +293,20 @@ static bool irregular_in(LLVMBasicBlockRef b, LLVMBasicBlockRef header)
 	return false;
 }
 
+/* The type of the first call in block @p b to a function with vector
+ * variants (codegen.c marks those calls), or NULL. */
+static LLVMTypeRef vcall_in(LLVMBasicBlockRef b)
+{
+	for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
+	     i = LLVMGetNextInstruction(i))
+		if (LLVMIsACallInst(i) &&
+		    LLVMGetCallSiteStringAttribute(
+			    i, LLVMAttributeFunctionIndex,
+			    "vector-function-abi-variant", 27))
+			return LLVMTypeOf(i);
+	return NULL;
+}
+
 static unsigned block_size(LLVMBasicBlockRef b)
 {
 	unsigned n = 0;
@@ -258,6 +328,7 @@ bool accelc_scan_loops(LLVMValueRef f, unsigned loop_kind, struct scan *s,
 {
 	bool want_latches = want & WANT_LATCHES;
 	bool want_irregular = want & WANT_IRREGULAR;
+	bool want_vcalls = want & WANT_VCALLS;
 
 	struct cfg g;
 	unsigned *state = NULL, *stack = NULL, *next = NULL, *mark = NULL;
@@ -305,6 +376,7 @@ bool accelc_scan_loops(LLVMValueRef f, unsigned loop_kind, struct scan *s,
 		LLVMValueRef md = br ? LLVMGetMetadata(br, loop_kind) : NULL;
 		unsigned h = g.n, size = 0, first_latch = s->n_latches;
 		bool irregular = false;
+		LLVMTypeRef vcall = NULL;
 
 		if (!md || !accelc_loop_has(md, "llvm.loop.parallel_accesses"))
 			continue;
@@ -318,6 +390,8 @@ bool accelc_scan_loops(LLVMValueRef f, unsigned loop_kind, struct scan *s,
 		s->refused = s->refused || refused_in(g.block[h]);
 		irregular = want_irregular &&
 			    irregular_in(g.block[h], g.block[h]);
+		if (want_vcalls)
+			vcall = vcall_in(g.block[h]);
 		size += block_size(g.block[h]);
 		sp = 0;
 		if (!mark[t]) {
@@ -332,6 +406,8 @@ bool accelc_scan_loops(LLVMValueRef f, unsigned loop_kind, struct scan *s,
 			irregular = irregular ||
 				    (want_irregular &&
 				     irregular_in(g.block[b], g.block[h]));
+			if (want_vcalls && !vcall)
+				vcall = vcall_in(g.block[b]);
 			size += b != t ? block_size(g.block[b]) : 0;
 			for (unsigned e = g.pfirst[b]; e < g.pfirst[b + 1];
 			     e++) {
@@ -352,6 +428,21 @@ bool accelc_scan_loops(LLVMValueRef f, unsigned loop_kind, struct scan *s,
 				goto out;
 			s->irregular = p;
 			s->irregular[s->n_irregular++] = g.block[t];
+		}
+		if (vcall) {
+			void *p = realloc(s->vcalls, (s->n_vcalls + 1) *
+							     sizeof(*s->vcalls));
+
+			if (!p)
+				goto out;
+			s->vcalls = p;
+			p = realloc(s->vcall_type, (s->n_vcalls + 1) *
+							   sizeof(*s->vcall_type));
+			if (!p)
+				goto out;
+			s->vcall_type = p;
+			s->vcalls[s->n_vcalls] = g.block[t];
+			s->vcall_type[s->n_vcalls++] = vcall;
 		}
 		if (!want_latches)
 			continue;
@@ -396,6 +487,8 @@ out:
 
 void accelc_scan_free(struct scan *s)
 {
+	free(s->vcalls);
+	free(s->vcall_type);
 	free(s->irregular);
 	free(s->latches);
 	free(s->body_size);

@@ -27,16 +27,29 @@ struct scan {
 	 * division or remainder of the work-item's id (when wanted) */
 	LLVMBasicBlockRef *irregular;
 	unsigned n_irregular;
+	/* the work-item loops' latches whose body calls a function with
+	 * vector variants, and that call's type (when wanted) */
+	LLVMBasicBlockRef *vcalls;
+	LLVMTypeRef *vcall_type;
+	unsigned n_vcalls;
 };
 
 /* what accelc_scan_loops() is to collect besides refused and nested */
-enum { WANT_LATCHES = 1, WANT_IRREGULAR = 2 };
+enum { WANT_LATCHES = 1, WANT_IRREGULAR = 2, WANT_VCALLS = 4 };
 
 /* The operands of metadata node @p md (malloc'ed; NULL if none or out of
  * memory), their count in @p n. */
 LLVMValueRef *accelc_md_operands(LLVMValueRef md, unsigned *n);
 /* Does loop metadata node @p md hold a property named @p name? */
 bool accelc_loop_has(LLVMValueRef md, const char *name);
+/*
+ * A loop ID with @p old's properties (none if NULL) but those named
+ * @p drop..., and !{@p name[, i32 @p value if >= 0]}. NULL if out of
+ * memory, or if @p old has a property named @p refuse... (if not NULL).
+ */
+LLVMValueRef accelc_loop_id_with(LLVMContextRef c, LLVMValueRef old,
+				 const char *refuse, const char *drop,
+				 const char *name, int value);
 /* Lanes a vector-typed instruction @p i splits into, 0 if none. */
 unsigned accelc_split_lanes(LLVMValueRef i);
 /* @p f's work-item loops scanned into @p s, with what @p want (WANT_*)

@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include <llvm-c/Core.h>
-#include <llvm-c/DebugInfo.h>
 
 #include "accelc-private.h"
 #include "item-loops.h"
@@ -59,61 +58,6 @@ struct tagged {
 	bool left;
 };
 
-/* Does loop property node @p prop (a metadata value) start with @p prefix? */
-static bool prop_named(LLVMValueRef prop, const char *prefix)
-{
-	unsigned np, len;
-	LLVMValueRef *ops;
-	const char *s = NULL;
-	bool r;
-
-	if (!prop || !LLVMIsAMDNode(prop))
-		return false;
-	ops = accelc_md_operands(prop, &np);
-	s = np && ops[0] ? LLVMGetMDString(ops[0], &len) : NULL;
-	r = s && len >= strlen(prefix) && !memcmp(s, prefix, strlen(prefix));
-	free(ops);
-	return r;
-}
-
-/*
- * A loop ID with @p old's properties (none if NULL) but those named
- * @p drop..., and !{@p name[, i32 @p value if >= 0]}. NULL if out of
- * memory, or if @p old has a property named @p refuse... (if not
- * NULL).
- */
-static LLVMValueRef loop_id_with(LLVMContextRef c, LLVMValueRef old,
-				 const char *refuse, const char *drop,
-				 const char *name, int value)
-{
-	unsigned n = 0, k = 2;
-	LLVMValueRef *ops = old ? accelc_md_operands(old, &n) : NULL, id = NULL;
-	LLVMMetadataRef tmp, node, prop[2], *m = calloc(n + 2, sizeof(*m));
-
-	if (!m || (old && !ops))
-		goto out;
-	for (unsigned i = 1; i < n; i++) {
-		if (refuse && prop_named(ops[i], refuse))
-			goto out;
-		if (ops[i] && !(drop && prop_named(ops[i], drop)))
-			m[k++] = LLVMValueAsMetadata(ops[i]);
-	}
-	tmp = LLVMTemporaryMDNode(c, NULL, 0);
-	prop[0] = LLVMMDStringInContext2(c, name, strlen(name));
-	prop[1] = LLVMValueAsMetadata(LLVMConstInt(
-		LLVMInt32TypeInContext(c), (unsigned)value, 0));
-	m[0] = tmp;
-	m[1] = LLVMMDNodeInContext2(c, prop, value >= 0 ? 2 : 1);
-	node = LLVMMDNodeInContext2(c, m, k);
-	/* a self-reference makes the node distinct, as a loop ID must be */
-	LLVMMetadataReplaceAllUsesWith(tmp, node);
-	id = LLVMMetadataAsValue(c, node);
-out:
-	free(ops);
-	free(m);
-	return id;
-}
-
 /*
  * A work-item loop with a loop unrolled into it has a long body of its
  * own: one vector iteration of it, not two interleaved, as two spill the
@@ -149,10 +93,10 @@ static int widen(LLVMValueRef f, unsigned loop_kind)
 			continue;
 		for (unsigned i = 0; i < s.n_irregular; i++)
 			scalar = scalar || s.irregular[i] == b;
-		id = loop_id_with(c, md, NULL, "llvm.loop.interleave.count",
+		id = accelc_loop_id_with(c, md, NULL, "llvm.loop.interleave.count",
 				  "llvm.loop.interleave.count", 1);
 		if (id && scalar)
-			id = loop_id_with(c, id, NULL,
+			id = accelc_loop_id_with(c, id, NULL,
 					  "llvm.loop.vectorize.width",
 					  "llvm.loop.vectorize.width", 1);
 		if (id)
@@ -208,7 +152,7 @@ int accelc_unroll_items(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 				}
 				tag = p;
 				tag[n].old = LLVMGetMetadata(br, loop_kind);
-				tag[n].id = loop_id_with(
+				tag[n].id = accelc_loop_id_with(
 					c, tag[n].old, "llvm.loop.unroll.",
 					NULL, "llvm.loop.unroll.full", -1);
 				tag[n].f = f;
