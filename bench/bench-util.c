@@ -79,3 +79,20 @@ unsigned bench_parse_count(const char *prog, const char *s, const char *what,
 	}
 	return (unsigned)v;
 }
+
+void *bench_xmalloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (!p) {
+		fprintf(stderr, "out of memory (%zu bytes)\n", n);
+		exit(1);
+	}
+	return p;
+}
+
+double bench_next_val(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (double)(*s >> 11) / (double)(1ull << 52) - 1.0;
+}

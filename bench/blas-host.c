@@ -50,24 +50,6 @@ struct ocl {
 	bool first_done;
 };
 
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n);
-
-	if (!p) {
-		fprintf(stderr, "out of memory (%zu bytes)\n", n);
-		exit(1);
-	}
-	return p;
-}
-
-/* uniform in [-1, 1) from a 64-bit LCG: the same data on every platform */
-static double next_val(uint64_t *s)
-{
-	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
-	return (double)(*s >> 11) / (double)(1ull << 52) - 1.0;
-}
-
 static cl_mem upload(struct ocl *o, const void *data, size_t bytes)
 {
 	cl_int e;
@@ -108,22 +90,22 @@ static size_t count_bad(const char *what, const double *got,
 static void bench_gemm(struct ocl *o, size_t n, bool dbl)
 {
 	size_t es = dbl ? sizeof(double) : sizeof(float), nn = n * n;
-	void *a = xmalloc(nn * es), *b = xmalloc(nn * es), *c = xmalloc(nn * es);
-	double *got = xmalloc(nn * sizeof(double));
-	double *ref = xmalloc(nn * sizeof(double));
-	double *bound = xmalloc(nn * sizeof(double));
-	double *aa = xmalloc(nn * sizeof(double));
-	double *ab = xmalloc(nn * sizeof(double));
-	double *da = xmalloc(nn * sizeof(double));
-	double *db = xmalloc(nn * sizeof(double));
+	void *a = bench_xmalloc(nn * es), *b = bench_xmalloc(nn * es), *c = bench_xmalloc(nn * es);
+	double *got = bench_xmalloc(nn * sizeof(double));
+	double *ref = bench_xmalloc(nn * sizeof(double));
+	double *bound = bench_xmalloc(nn * sizeof(double));
+	double *aa = bench_xmalloc(nn * sizeof(double));
+	double *ab = bench_xmalloc(nn * sizeof(double));
+	double *da = bench_xmalloc(nn * sizeof(double));
+	double *db = bench_xmalloc(nn * sizeof(double));
 	double eps = dbl ? DBL_EPSILON : FLT_EPSILON, best = 1e30;
 	uint64_t seed = 42;
 	cl_mem ma, mb, mc;
 	char name[32];
 
 	for (size_t i = 0; i < nn; i++) {
-		da[i] = next_val(&seed);
-		db[i] = next_val(&seed);
+		da[i] = bench_next_val(&seed);
+		db[i] = bench_next_val(&seed);
 		if (dbl) {
 			((double *)a)[i] = da[i];
 			((double *)b)[i] = db[i];
@@ -191,20 +173,20 @@ static void bench_gemm(struct ocl *o, size_t n, bool dbl)
 /* y = A x (sgemv, @n x @n) and y = a x + y (saxpy, @m elements) */
 static void bench_level2(struct ocl *o, size_t n, size_t m)
 {
-	float *a = xmalloc(n * n * sizeof(float)), *x = xmalloc(m * 4);
-	float *y = xmalloc(m * 4), *y0 = xmalloc(m * 4);
-	double *got = xmalloc(m * sizeof(double));
-	double *ref = xmalloc(m * sizeof(double));
-	double *bound = xmalloc(m * sizeof(double));
+	float *a = bench_xmalloc(n * n * sizeof(float)), *x = bench_xmalloc(m * 4);
+	float *y = bench_xmalloc(m * 4), *y0 = bench_xmalloc(m * 4);
+	double *got = bench_xmalloc(m * sizeof(double));
+	double *ref = bench_xmalloc(m * sizeof(double));
+	double *bound = bench_xmalloc(m * sizeof(double));
 	double best = 1e30;
 	uint64_t seed = 7;
 	cl_mem ma, mx, my;
 
 	for (size_t i = 0; i < n * n; i++)
-		a[i] = (float)next_val(&seed);
+		a[i] = (float)bench_next_val(&seed);
 	for (size_t i = 0; i < m; i++) {
-		x[i] = (float)next_val(&seed);
-		y0[i] = (float)next_val(&seed);
+		x[i] = (float)bench_next_val(&seed);
+		y0[i] = (float)bench_next_val(&seed);
 	}
 	ma = upload(o, a, n * n * 4);
 	mx = upload(o, x, m * 4);
@@ -275,15 +257,15 @@ static void bench_level2(struct ocl *o, size_t n, size_t m)
 /* OpenBLAS on the same product, all CPUs: what the CPU can do */
 static void bench_openblas(size_t n, unsigned runs)
 {
-	float *a = xmalloc(n * n * 4), *b = xmalloc(n * n * 4);
-	float *c = xmalloc(n * n * 4);
+	float *a = bench_xmalloc(n * n * 4), *b = bench_xmalloc(n * n * 4);
+	float *c = bench_xmalloc(n * n * 4);
 	uint64_t seed = 42;
 	double best = 1e30;
 	char name[32];
 
 	for (size_t i = 0; i < n * n; i++) {
-		a[i] = (float)next_val(&seed);
-		b[i] = (float)next_val(&seed);
+		a[i] = (float)bench_next_val(&seed);
+		b[i] = (float)bench_next_val(&seed);
 	}
 	for (unsigned r = 0; r <= runs; r++) {
 		uint64_t t0 = bench_now_ns();

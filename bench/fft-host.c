@@ -59,28 +59,10 @@ struct fft_case {
 	size_t batch;
 };
 
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n);
-
-	if (!p) {
-		fprintf(stderr, "out of memory (%zu bytes)\n", n);
-		exit(1);
-	}
-	return p;
-}
-
-/* uniform in [-1, 1) from a 64-bit LCG: the same data on every platform */
-static double next_val(uint64_t *s)
-{
-	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
-	return (double)(*s >> 11) / (double)(1ull << 52) - 1.0;
-}
-
 /* cos and sin of -2 pi j / @n for j < @n: exact indices, no drift */
 static double *twiddles(size_t n)
 {
-	double *w = xmalloc(2 * n * sizeof(double));
+	double *w = bench_xmalloc(2 * n * sizeof(double));
 
 	for (size_t j = 0; j < n; j++) {
 		w[2 * j] = cos(2.0 * M_PI * (double)j / (double)n);
@@ -129,7 +111,7 @@ static bool has_fp64(cl_device_id d)
 	bool yes;
 
 	CHECK(clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &n));
-	ext = xmalloc(n + 1);
+	ext = bench_xmalloc(n + 1);
 	CHECK(clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, n, ext, NULL));
 	ext[n] = 0;
 	yes = strstr(ext, "cl_khr_fp64") || strstr(ext, "cl_amd_fp64");
@@ -236,11 +218,11 @@ static void bench_fft(struct ocl *o, const struct fft_case *fc, bool dbl)
 	snprintf(name, sizeof(name), "fft-%s-%c", fc->name, dbl ? 'd' : 'f');
 	if (!strstr(name, o->only))
 		return;
-	x = xmalloc(2 * n * sizeof(double));
-	got = xmalloc(2 * n * sizeof(double));
-	in = xmalloc(n * es);
+	x = bench_xmalloc(2 * n * sizeof(double));
+	got = bench_xmalloc(2 * n * sizeof(double));
+	in = bench_xmalloc(n * es);
 	for (size_t i = 0; i < 2 * n; i++) {
-		x[i] = next_val(&seed);
+		x[i] = bench_next_val(&seed);
 		if (dbl) {
 			((double *)in)[i] = x[i];
 		} else {

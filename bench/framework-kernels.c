@@ -279,30 +279,12 @@ struct launch {
 	size_t g[3], l[3];
 };
 
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n);
-
-	if (!p) {
-		fprintf(stderr, "out of memory (%zu bytes)\n", n);
-		exit(1);
-	}
-	return p;
-}
-
-/* uniform in [-1, 1) from a 64-bit LCG: the same data on every platform */
-static float next_val(uint64_t *s)
-{
-	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
-	return (float)((double)(*s >> 11) / (double)(1ull << 52) - 1.0);
-}
-
 static float *random_floats(size_t n, uint64_t seed)
 {
-	float *p = xmalloc(n * sizeof(float));
+	float *p = bench_xmalloc(n * sizeof(float));
 
 	for (size_t i = 0; i < n; i++)
-		p[i] = next_val(&seed);
+		p[i] = (float)bench_next_val(&seed);
 	return p;
 }
 
@@ -339,7 +321,7 @@ static cl_program build(struct ocl *o, const char *what, const char *src)
 	if (e == CL_SUCCESS)
 		return p;
 	clGetProgramBuildInfo(p, o->d, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
-	log = xmalloc(len + 1);
+	log = bench_xmalloc(len + 1);
 	log[0] = '\0';
 	clGetProgramBuildInfo(p, o->d, CL_PROGRAM_BUILD_LOG, len + 1, log,
 			      NULL);
@@ -447,9 +429,9 @@ static double bench_matmul(struct ocl *o, size_t n)
 {
 	size_t nn = n * n, nr = (n + 16) / 17, m = 0;
 	float *a = random_floats(nn, 42), *b = random_floats(nn, 43);
-	float *c = xmalloc(nn * sizeof(float));
-	double *ref = xmalloc(nr * n * sizeof(double));
-	double *bound = xmalloc(nr * n * sizeof(double)), gflops = 0;
+	float *c = bench_xmalloc(nn * sizeof(float));
+	double *ref = bench_xmalloc(nr * n * sizeof(double));
+	double *bound = bench_xmalloc(nr * n * sizeof(double)), gflops = 0;
 	struct launch l = { NULL, 2, { n / 4, n / 4 }, { 16, 16 } };
 	cl_mem ma = upload(o, a, nn), mb = upload(o, b, nn);
 	cl_mem mc = upload(o, NULL, nn);
@@ -529,9 +511,9 @@ static void bench_conv(struct ocl *o)
 	size_t ni = (size_t)N * C * H * W, nw = (size_t)K * C * 9;
 	size_t no = (size_t)N * K * H * W, img = (size_t)K * H * W;
 	float *in = random_floats(ni, 1), *w = random_floats(nw, 2);
-	float *bias = random_floats(K, 3), *out = xmalloc(no * sizeof(float));
-	double *ref = xmalloc(2 * img * sizeof(double));
-	double *bound = xmalloc(2 * img * sizeof(double)), t;
+	float *bias = random_floats(K, 3), *out = bench_xmalloc(no * sizeof(float));
+	double *ref = bench_xmalloc(2 * img * sizeof(double));
+	double *bound = bench_xmalloc(2 * img * sizeof(double)), t;
 	struct launch l = { NULL, 3, { W, H, N * K / 4 }, { 8, 8, 1 } };
 	cl_mem mi = upload(o, in, ni), mw = upload(o, w, nw);
 	cl_mem mbias = upload(o, bias, K), mo = upload(o, NULL, no);
@@ -584,10 +566,10 @@ static void bench_rows(struct ocl *o)
 {
 	enum { ROWS = 4096, N = 1024 };
 	size_t nx = (size_t)ROWS * N;
-	float *x = random_floats(nx, 4), *y = xmalloc(nx * sizeof(float));
+	float *x = random_floats(nx, 4), *y = bench_xmalloc(nx * sizeof(float));
 	float *gamma = random_floats(N, 5), *beta = random_floats(N, 6);
-	double *ref = xmalloc(nx * sizeof(double));
-	double *bound = xmalloc(nx * sizeof(double)), t;
+	double *ref = bench_xmalloc(nx * sizeof(double));
+	double *bound = bench_xmalloc(nx * sizeof(double)), t;
 	struct launch l = { NULL, 1, { ROWS * ROW_WG }, { ROW_WG } };
 	cl_mem mx, my, mg, mb;
 	cl_program p = build(o, "fw-softmax, fw-layernorm", rows_src);
@@ -654,12 +636,12 @@ static void bench_attention(struct ocl *o)
 	enum { HEADS = 8, S = 512, D = 64 };
 	size_t nq = (size_t)HEADS * S * D, ns = (size_t)HEADS * S * S;
 	float *q = random_floats(nq, 7), *k = random_floats(nq, 8);
-	float *v = random_floats(nq, 9), *out = xmalloc(nq * sizeof(float));
-	float *sc = xmalloc(ns * sizeof(float)), scale = 0.125f;
-	double *pr = xmalloc(ns * sizeof(double));
-	double *smax = xmalloc(S * sizeof(double));
-	double *ref = xmalloc(nq * sizeof(double));
-	double *bound = xmalloc(nq * sizeof(double)), t;
+	float *v = random_floats(nq, 9), *out = bench_xmalloc(nq * sizeof(float));
+	float *sc = bench_xmalloc(ns * sizeof(float)), scale = 0.125f;
+	double *pr = bench_xmalloc(ns * sizeof(double));
+	double *smax = bench_xmalloc(S * sizeof(double));
+	double *ref = bench_xmalloc(nq * sizeof(double));
+	double *bound = bench_xmalloc(nq * sizeof(double)), t;
 	struct launch l[3] = {
 		{ NULL, 3, { S, S, HEADS }, { 16, 16, 1 } },
 		{ NULL, 1, { HEADS * S * ROW_WG }, { ROW_WG } },
@@ -741,9 +723,9 @@ static void bench_eltwise(struct ocl *o)
 	size_t n = (size_t)N * C * HW;
 	float *x = random_floats(n, 10), *res = random_floats(n, 11);
 	float *scale = random_floats(C, 12), *bias = random_floats(C, 13);
-	float *y = xmalloc(n * sizeof(float));
-	double *ref = xmalloc(n * sizeof(double));
-	double *bound = xmalloc(n * sizeof(double)), t;
+	float *y = bench_xmalloc(n * sizeof(float));
+	double *ref = bench_xmalloc(n * sizeof(double));
+	double *bound = bench_xmalloc(n * sizeof(double)), t;
 	struct launch l = { NULL, 1, { n }, { 256 } };
 	cl_mem mx = upload(o, x, n), mr = upload(o, res, n);
 	cl_mem ms = upload(o, scale, C), mb = upload(o, bias, C);
