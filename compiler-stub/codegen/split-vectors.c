@@ -16,7 +16,7 @@
  * over float4 accumulators inside one keeps its vectors, as the vectoriser
  * takes only innermost loops), no element picked by a run-time index (a
  * select per lane: shuffle() with a mask becomes hundreds), a bounded
- * number of lanes.
+ * number of lanes, vectors narrower than half a register (or math calls).
  *
  * A loop inside a work-item loop that counts to a small constant is
  * fully unrolled first (unroll-items.c), so that the work-item loop is
@@ -44,11 +44,58 @@
 static const char split_pipeline[] =
 	"function(scalarizer,instcombine,lowerswitch)";
 
-/* Whether splitting @p f's vectors stays cheap: no element picked by a
- * run-time index, at most ACCELC_MAX_SPLIT lanes. */
+/* The widest vector register of @p f's target, in bits. */
+static unsigned register_bits(LLVMValueRef f)
+{
+	LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(
+		f, LLVMAttributeFunctionIndex, "target-features", 15);
+	unsigned len = 0;
+	const char *fs = a ? LLVMGetStringAttributeValue(a, &len) : "";
+
+	if (memmem(fs, len, "+avx512f", 8))
+		return 512;
+	return memmem(fs, len, "+avx", 4) ? 256 : 128;
+}
+
+/* The bits of @p i's vector (a store's value), 0 if it is none. */
+static unsigned vector_bits(LLVMValueRef i)
+{
+	LLVMTypeRef t = LLVMGetInstructionOpcode(i) == LLVMStore ?
+				LLVMTypeOf(LLVMGetOperand(i, 0)) :
+				LLVMTypeOf(i);
+	LLVMTypeRef e;
+
+	if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+		return 0;
+	e = LLVMGetElementType(t);
+	switch (LLVMGetTypeKind(e)) {
+	case LLVMHalfTypeKind:
+		return 16 * LLVMGetVectorSize(t);
+	case LLVMFloatTypeKind:
+		return 32 * LLVMGetVectorSize(t);
+	case LLVMDoubleTypeKind:
+		return 64 * LLVMGetVectorSize(t);
+	case LLVMIntegerTypeKind:
+		return LLVMGetIntTypeWidth(e) * LLVMGetVectorSize(t);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Whether splitting @p f's vectors stays cheap: no element picked by a
+ * run-time index, at most ACCELC_MAX_SPLIT lanes, and a vector narrower
+ * than half a register, or math calls to widen. A float8 with AVX-512 (a
+ * float4 with AVX2) fills half a register already; split, the vectoriser
+ * takes two or four work-items at a time and moves each one's lanes into
+ * place with shuffles: CLBlast's float8 saxpy ran at 7.8 GB/s split
+ * against 17.7 as ymm operations. Its math calls (libmvec) still gain,
+ * at the width vector-calls.c asks for.
+ */
 static bool cheap_to_split(LLVMValueRef f)
 {
-	unsigned split = 0;
+	unsigned split = 0, widest = 0;
+	bool calls = false;
 
 	for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b;
 	     b = LLVMGetNextBasicBlock(b)) {
@@ -64,9 +111,16 @@ static bool cheap_to_split(LLVMValueRef f)
 			split += accelc_split_lanes(i);
 			if (split > ACCELC_MAX_SPLIT)
 				return false;
+			if (vector_bits(i) > widest)
+				widest = vector_bits(i);
+			calls = calls ||
+				(op == LLVMCall &&
+				 LLVMGetCallSiteStringAttribute(
+					 i, LLVMAttributeFunctionIndex,
+					 "vector-function-abi-variant", 27));
 		}
 	}
-	return true;
+	return calls || 2 * widest < register_bits(f);
 }
 
 /* Whether @p f has a work-item loop holding what the vectoriser refuses,
