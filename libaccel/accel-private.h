@@ -16,6 +16,7 @@
 
 #include "platform/macros.h"
 #include "platform/platform.h"
+#include "recycle.h"
 
 struct accel_backend_ops;
 struct accel_candidates;
@@ -112,16 +113,19 @@ struct accel_context {
 
 	/*
 	 * Freed fences kept for the next ones (fence.c), as the queues keep
-	 * command records: freed on one thread, taken on another, they
-	 * would otherwise make every command a trip through malloc's
-	 * cross-thread lists. Frees push onto fence_returned (lock-free);
-	 * fence_cache is taken from under fence_cache_lock.
+	 * command records: ACCEL_FENCE_CACHE_MAX at most.
 	 */
-	_Alignas(ACCEL_CACHE_LINE) pthread_mutex_t fence_cache_lock;
-	struct accel_fence *fence_cache;
-	_Alignas(ACCEL_CACHE_LINE) _Atomic(struct accel_fence *) fence_returned;
-	atomic_uint n_fence_returned;
+	struct accel_recycle fence_cache;
 };
+
+/*
+ * Bounds of the fences a context and the command records a queue keep
+ * (about 1 MiB of records in all: this many returned, as many more taken
+ * but not yet used), so that a burst of commands does not pin its memory
+ * until the queue or the context goes.
+ */
+#define ACCEL_FENCE_CACHE_MAX 512
+#define ACCEL_CMD_CACHE_MAX 512
 
 /* Free the fences @ctx keeps (it is going away). */
 void accel_fence_cache_drain(struct accel_context *ctx);
@@ -329,7 +333,7 @@ struct accel_fence {
 	 * Guarded by lock too.
 	 */
 	int sync_file;
-	struct accel_fence *cache_next; /* in the context's fence cache */
+	struct accel_recycle_link cached; /* in the context's fence cache */
 };
 
 int accel_fence_create(struct accel_context *ctx, bool user, bool profiling,
@@ -484,15 +488,11 @@ struct accel_queue {
 	struct accel_fence *barrier;
 
 	/*
-	 * Finished command records kept for the next submissions (cmd.c):
-	 * completions push them onto cache_returned (lock-free), submitters
-	 * take them from cache (under cache_lock), refilled from
-	 * cache_returned all at once. Linked through ready_next.
+	 * Finished command records kept for the next submissions (cmd.c): a
+	 * steady stream of launches allocates nothing, and no record travels
+	 * from the thread that completes it to malloc's lists of another.
 	 */
-	_Alignas(ACCEL_CACHE_LINE) pthread_mutex_t cache_lock;
-	struct accel_cmd *cache;
-	_Alignas(ACCEL_CACHE_LINE) _Atomic(struct accel_cmd *) cache_returned;
-	atomic_uint n_returned;   /* records there (the taker subtracts) */
+	struct accel_recycle cmd_cache;
 };
 
 enum accel_cmd_type {
@@ -612,8 +612,9 @@ struct accel_cmd {
 	uint32_t n_deps;
 	struct accel_cmd_dep *deps;   /* inline_deps or a heap array */
 	struct accel_cmd_dep inline_deps[2];
-	/* Thread-local trampoline of ready commands; the cache's link (cmd.c). */
+	/* Thread-local trampoline of ready commands (cmd.c). */
 	struct accel_cmd *ready_next;
+	struct accel_recycle_link cached; /* in the queue's record cache */
 	/* Counted as running / in busy time in the usage page (stats.c). */
 	bool stats_started, stats_timed;
 

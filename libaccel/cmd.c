@@ -23,48 +23,20 @@ static ACCEL_TLS struct {
 	unsigned depth;
 } ready_list;
 
-/*
- * Finished records a queue keeps for its next commands: a steady stream of
- * launches allocates nothing, and no record travels from the thread that
- * completes it to malloc's lists of another. Bounded (about 1 MiB in all:
- * this many returned, as many more taken but not yet used), so that a
- * burst of commands does not pin its memory until the queue goes.
- */
-#define CMD_CACHE_MAX 512
-
 /* What a new command must find zeroed: all but the launch's arrays. */
 #define CMD_CLEAR_SIZE \
 	(offsetof(struct accel_cmd, u) + offsetof(struct accel_launch, inline_args))
 
-/*
- * Take every returned record at once (under cache_lock). Counting them
- * here, not per record, keeps the count on the completing thread's side.
- */
-static void cache_refill(struct accel_queue *queue)
-{
-	struct accel_cmd *c;
-	unsigned n = 0;
-
-	queue->cache = atomic_exchange_explicit(&queue->cache_returned, NULL,
-						memory_order_acquire);
-	for (c = queue->cache; c; c = c->ready_next)
-		n++;
-	atomic_fetch_sub_explicit(&queue->n_returned, n, memory_order_relaxed);
-}
-
 struct accel_cmd *accel_cmd_alloc(struct accel_queue *queue,
 				  enum accel_cmd_type type)
 {
+	struct accel_recycle_link *cached;
 	struct accel_cmd *cmd;
 
-	pthread_mutex_lock(&queue->cache_lock);
-	if (!queue->cache)
-		cache_refill(queue);
-	cmd = queue->cache;
-	if (cmd)
-		queue->cache = cmd->ready_next;
-	pthread_mutex_unlock(&queue->cache_lock);
-	if (!cmd) {
+	cached = accel_recycle_take(&queue->cmd_cache);
+	if (cached) {
+		cmd = container_of(cached, struct accel_cmd, cached);
+	} else {
 		cmd = malloc(ALIGN_UP(sizeof(*cmd), (size_t)16) +
 			     queue->dev->ops->cmd_priv_size);
 		if (!cmd)
@@ -82,20 +54,14 @@ struct accel_cmd *accel_cmd_alloc(struct accel_queue *queue,
 /* Free the records cached by @queue (it is going away). */
 void accel_cmd_cache_drain(struct accel_queue *queue)
 {
-	struct accel_cmd *cmd, *list[2] = {
-		queue->cache, atomic_load(&queue->cache_returned)
-	};
-	unsigned i;
+	struct accel_recycle_link *l = accel_recycle_drain(&queue->cmd_cache);
 
-	for (i = 0; i < 2; i++) {
-		while ((cmd = list[i])) {
-			list[i] = cmd->ready_next;
-			free(cmd);
-		}
+	while (l) {
+		struct accel_cmd *cmd = container_of(l, struct accel_cmd, cached);
+
+		l = l->next;
+		free(cmd);
 	}
-	queue->cache = NULL;
-	atomic_store(&queue->cache_returned, NULL);
-	atomic_store(&queue->n_returned, 0);
 }
 
 void accel_launch_release(struct accel_launch *l)
@@ -150,21 +116,8 @@ static void cmd_free(struct accel_cmd *cmd)
 
 	if (cmd->deps != cmd->inline_deps)
 		free(cmd->deps);
-	/* Over the bound by a few at worst (racing completions). */
-	if (atomic_fetch_add_explicit(&queue->n_returned, 1,
-				      memory_order_relaxed) >= CMD_CACHE_MAX) {
-		atomic_fetch_sub_explicit(&queue->n_returned, 1,
-					  memory_order_relaxed);
+	if (!accel_recycle_put(&queue->cmd_cache, &cmd->cached))
 		free(cmd);
-		return;
-	}
-	/* A push: safe without a lock (taking is all-at-once). */
-	cmd->ready_next = atomic_load_explicit(&queue->cache_returned,
-					       memory_order_relaxed);
-	while (!atomic_compare_exchange_weak_explicit(
-		&queue->cache_returned, &cmd->ready_next, cmd,
-		memory_order_release, memory_order_relaxed))
-		;
 }
 
 void accel_cmd_discard(struct accel_cmd *cmd)

@@ -109,9 +109,7 @@ ACCEL_EXPORT int accel_context_new(uint32_t flags, struct accel_context **ret)
 	atomic_init(&ctx->refcount, 1);
 	pthread_mutex_init(&ctx->lock, NULL);
 	pthread_mutex_init(&ctx->enum_lock, NULL);
-	pthread_mutex_init(&ctx->fence_cache_lock, NULL);
-	atomic_init(&ctx->fence_returned, NULL);
-	atomic_init(&ctx->n_fence_returned, 0);
+	accel_recycle_init(&ctx->fence_cache, ACCEL_FENCE_CACHE_MAX);
 	ctx->log_fn = log_stderr;
 	ctx->penv = (struct accel_platform_env){
 		.open = env_open,
@@ -170,7 +168,7 @@ accel_context_unref(struct accel_context *ctx)
 	accel_candidates_free(ctx->candidates);
 	accel_stats_free(ctx->stats);
 	accel_fence_cache_drain(ctx);
-	pthread_mutex_destroy(&ctx->fence_cache_lock);
+	accel_recycle_fini(&ctx->fence_cache);
 	pthread_mutex_destroy(&ctx->enum_lock);
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx);

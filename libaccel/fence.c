@@ -32,82 +32,42 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/*
- * Freed fences a context keeps (struct accel_context): bounded, so that a
- * burst of commands does not pin its fences until the context goes.
- */
-#define FENCE_CACHE_MAX 512
-
-/* A fence from @ctx's cache (its lock initialised), or NULL. */
-static struct accel_fence *fence_cache_take(struct accel_context *ctx)
-{
-	struct accel_fence *fence, *f;
-	unsigned n = 0;
-
-	pthread_mutex_lock(&ctx->fence_cache_lock);
-	if (!ctx->fence_cache) {
-		/* All at once; counted here, off the freeing threads' path. */
-		ctx->fence_cache = atomic_exchange_explicit(
-			&ctx->fence_returned, NULL, memory_order_acquire);
-		for (f = ctx->fence_cache; f; f = f->cache_next)
-			n++;
-		atomic_fetch_sub_explicit(&ctx->n_fence_returned, n,
-					  memory_order_relaxed);
-	}
-	fence = ctx->fence_cache;
-	if (fence)
-		ctx->fence_cache = fence->cache_next;
-	pthread_mutex_unlock(&ctx->fence_cache_lock);
-	return fence;
-}
-
-/* Into @ctx's cache (a push: lock-free), or free it if that is full. */
+/* Into @ctx's cache, or freed if that is full. */
 static void fence_cache_put(struct accel_context *ctx,
 			    struct accel_fence *fence)
 {
-	if (atomic_fetch_add_explicit(&ctx->n_fence_returned, 1,
-				      memory_order_relaxed) >= FENCE_CACHE_MAX) {
-		atomic_fetch_sub_explicit(&ctx->n_fence_returned, 1,
-					  memory_order_relaxed);
+	if (!accel_recycle_put(&ctx->fence_cache, &fence->cached)) {
 		pthread_mutex_destroy(&fence->lock);
 		free(fence);
-		return;
 	}
-	fence->cache_next = atomic_load_explicit(&ctx->fence_returned,
-						 memory_order_relaxed);
-	while (!atomic_compare_exchange_weak_explicit(
-		&ctx->fence_returned, &fence->cache_next, fence,
-		memory_order_release, memory_order_relaxed))
-		;
 }
 
 void accel_fence_cache_drain(struct accel_context *ctx)
 {
-	struct accel_fence *f, *list[2] = {
-		ctx->fence_cache, atomic_load(&ctx->fence_returned)
-	};
-	unsigned i;
+	struct accel_recycle_link *l = accel_recycle_drain(&ctx->fence_cache);
 
-	for (i = 0; i < 2; i++) {
-		while ((f = list[i])) {
-			list[i] = f->cache_next;
-			pthread_mutex_destroy(&f->lock);
-			free(f);
-		}
+	while (l) {
+		struct accel_fence *f = container_of(l, struct accel_fence,
+						     cached);
+
+		l = l->next;
+		pthread_mutex_destroy(&f->lock);
+		free(f);
 	}
-	ctx->fence_cache = NULL;
-	atomic_store(&ctx->fence_returned, NULL);
-	atomic_store(&ctx->n_fence_returned, 0);
 }
 
 int accel_fence_create(struct accel_context *ctx, bool user, bool profiling,
 		       struct accel_fence **ret)
 {
+	struct accel_recycle_link *cached;
 	struct accel_fence *fence;
 	size_t i;
 
-	fence = fence_cache_take(ctx);
-	if (!fence) {
+	/* a cached fence keeps its lock initialised */
+	cached = accel_recycle_take(&ctx->fence_cache);
+	if (cached) {
+		fence = container_of(cached, struct accel_fence, cached);
+	} else {
 		fence = malloc(sizeof(*fence));
 		if (!fence)
 			return -ENOMEM;
@@ -123,7 +83,6 @@ int accel_fence_create(struct accel_context *ctx, bool user, bool profiling,
 	fence->sync_file = -1;
 	fence->user = user;
 	fence->profiling = profiling;
-	fence->cache_next = NULL;
 	fence->ctx = accel_context_ref(ctx);
 	*ret = fence;
 	return 0;

@@ -27,15 +27,13 @@ ACCEL_EXPORT int accel_queue_new(struct accel_device *dev, uint32_t flags,
 	atomic_init(&q->refcount, 1);
 	atomic_init(&q->error, 0);
 	pthread_mutex_init(&q->lock, NULL);
-	pthread_mutex_init(&q->cache_lock, NULL);
-	atomic_init(&q->cache_returned, NULL);
-	atomic_init(&q->n_returned, 0);
+	accel_recycle_init(&q->cmd_cache, ACCEL_CMD_CACHE_MAX);
 	q->flags = flags;
 	q->dev = dev;
 	if (dev->ops->queue_init) {
 		r = dev->ops->queue_init(q);
 		if (r < 0) {
-			pthread_mutex_destroy(&q->cache_lock);
+			accel_recycle_fini(&q->cmd_cache);
 			pthread_mutex_destroy(&q->lock);
 			free(q);
 			return r;
@@ -69,7 +67,7 @@ ACCEL_EXPORT struct accel_queue *accel_queue_unref(struct accel_queue *queue)
 		dev->ops->queue_fini(queue);
 	accel_cmd_cache_drain(queue);
 	accel_fence_unref(queue->barrier);
-	pthread_mutex_destroy(&queue->cache_lock);
+	accel_recycle_fini(&queue->cmd_cache);
 	pthread_mutex_destroy(&queue->lock);
 	free(queue);
 	accel_device_unref(dev);

@@ -5,6 +5,7 @@
 #ifndef LIBACCEL_MACROS_H
 #define LIBACCEL_MACROS_H
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -26,6 +27,8 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define ALIGN_UP(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
