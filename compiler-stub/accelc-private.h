@@ -89,6 +89,8 @@ struct lower_state {
 	bool needs_fibers;
 	bool may_spin; /* a kernel reaches an atomic operation */
 	bool opt; /* optimising: streaming variants, guards split */
+	/* ACCELC_FLAG_STREAMING_LATER: variants' candidates flagged only */
+	bool streaming_later;
 	struct strbuf *log;
 };
 

@@ -94,6 +94,12 @@ enum accelc_arg_access {
  * (private_per_item bytes each), not on the caller's.
  */
 #define ACCELC_KERNEL_FIBERS (1u << 5)
+/**
+ * Kernel flag: built with ACCELC_FLAG_STREAMING_LATER, it has the shape
+ * of a kernel with a streaming variant (K__wg_nt): a build without that
+ * flag may make one.
+ */
+#define ACCELC_KERNEL_STREAMING_LATER (1u << 6)
 
 /** Option flags (struct accelc_options.flags). */
 /** keep the optimised LLVM IR as text in the result */
@@ -104,9 +110,16 @@ enum accelc_arg_access {
 #define ACCELC_FLAG_KEEP_BINARY (1u << 2)
 /** neither look up nor store the build in the on-disk cache */
 #define ACCELC_FLAG_NO_CACHE (1u << 3)
+/**
+ * make no streaming variants (they cost as much code generation as the
+ * kernels themselves): flag the kernels that would have one
+ * ACCELC_KERNEL_STREAMING_LATER instead, for a build without this flag
+ * when a launch wants them (cached under a key of its own)
+ */
+#define ACCELC_FLAG_STREAMING_LATER (1u << 4)
 #define ACCELC_FLAG_ALL                                                        \
 	(ACCELC_FLAG_KEEP_IR | ACCELC_FLAG_KEEP_ASM | ACCELC_FLAG_KEEP_BINARY |  \
-	 ACCELC_FLAG_NO_CACHE)
+	 ACCELC_FLAG_NO_CACHE | ACCELC_FLAG_STREAMING_LATER)
 
 struct accelc_options {
 	/** sizeof(struct accelc_options) as the caller knows it */

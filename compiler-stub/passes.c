@@ -153,7 +153,8 @@ const struct accelc_pass accelc_passes[] = {
 	  "optimising", F(KERNEL_FLAGS), 0, F(IDS32), accelc_pass_want_opt,
 	  accelc_pass_ids32 },
 	{ "streaming-variants", "lower",
-	  "K__wg_nt (non-temporal stores) for element-wise plain kernels",
+	  "K__wg_nt (non-temporal stores) for element-wise plain kernels, "
+	  "or only their flag (ACCELC_FLAG_STREAMING_LATER)",
 	  "optimising", F(KERNEL_FLAGS), 0, F(STREAMING),
 	  accelc_pass_want_opt, accelc_pass_streaming },
 	{ "guards", "lower",

@@ -17,7 +17,8 @@
 #define KERNEL_FLAGS                                                           \
 	(ACCELC_KERNEL_HAS_BARRIERS | ACCELC_KERNEL_USES_PRINTF |              \
 	 ACCELC_KERNEL_GROUP_INVARIANT | ACCELC_KERNEL_DENORMS_ZERO |          \
-	 ACCELC_KERNEL_STACK_UNKNOWN | ACCELC_KERNEL_FIBERS)
+	 ACCELC_KERNEL_STACK_UNKNOWN | ACCELC_KERNEL_FIBERS |                  \
+	 ACCELC_KERNEL_STREAMING_LATER)
 
 /* ---- writing: one pass to size, one to fill ------------------------------ */
 

@@ -239,6 +239,8 @@ static void hash_build(struct accelc_sha256 *h, const char *kind,
 	v[2] = maj;
 	v[3] = min;
 	v[4] = pat;
+	/* the one flag that changes the code: the others skip the cache */
+	v[5] = o->flags & ACCELC_FLAG_STREAMING_LATER;
 	accelc_sha256_init(h);
 	accelc_sha256_str(h, KEY_VERSION);
 	accelc_sha256_str(h, kind);

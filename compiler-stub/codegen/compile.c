@@ -185,7 +185,9 @@ static int run_llvm(struct job *j)
 {
 	struct accelc_pass_ctx c = {
 		.j = j,
-		.st = { .log = j->log, .opt = !j->bo.opt_disable },
+		.st = { .log = j->log, .opt = !j->bo.opt_disable,
+			.streaming_later = !!(j->o.flags &
+					      ACCELC_FLAG_STREAMING_LATER) },
 		.ss = { .log = j->log, .measure = j->measure_stack },
 	};
 	int r;

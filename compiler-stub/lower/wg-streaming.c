@@ -215,6 +215,10 @@ int accelc_streaming_variants(struct lower *l, const bool *loop_wrapper)
 
 		if (!loop_wrapper[i] || !k->wg || !candidate(k->wg))
 			continue;
+		if (l->st->streaming_later) {
+			k->info.flags |= ACCELC_KERNEL_STREAMING_LATER;
+			continue;
+		}
 		r = build_variant(l, k);
 		if (r < 0)
 			return r;

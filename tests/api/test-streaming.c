@@ -373,6 +373,81 @@ static void test_compiled(void **state)
 	free(c);
 }
 
+/*
+ * Built from source, a program's streaming variants are made later: a
+ * launch binding less than ACCEL_CPU_STREAMING_MIN asks for none, the
+ * first one binding more builds them, once; results are the same
+ * throughout.
+ */
+static void test_later(void **state)
+{
+	static const struct compiled_case big = { 100000, 64, 0, 0 };
+	const size_t cap = 110000, bytes = cap * sizeof(float);
+	float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+	struct accel_buffer *ba[3] = { NULL }, *sb[3] = { NULL };
+	struct accel_program *prog = NULL;
+	struct accel_kernel *k = NULL;
+	struct test_env e;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	/* 3 buffers of 440 KB bind more, 3 sub-buffers of 4 KiB less */
+	env_open(&e, "1048576");
+	if (!(test_dev_u64(e.dev, ACCEL_DEVICE_U64_CAPS) &
+	      ACCEL_DEVICE_CAP_COMPILER)) {
+		env_close(&e);
+		free(a);
+		free(b);
+		free(c);
+		skip();
+	}
+	for (size_t i = 0; i < cap; i++) {
+		a[i] = (float)(i % 1000) * 0.5f;
+		b[i] = (float)(i % 5) - 2.0f;
+	}
+	for (int j = 0; j < 3; j++) {
+		assert_int_equal(accel_buffer_new(e.dev, bytes, 0, &ba[j]), 0);
+		assert_int_equal(accel_buffer_new(e.dev, 4096, 0, &sb[j]), 0);
+	}
+	test_write(&e, ba[0], 0, bytes, a);
+	test_write(&e, ba[1], 0, bytes, b);
+	test_write(&e, sb[0], 0, 4096, a);
+	test_write(&e, sb[1], 0, 4096, b);
+	assert_int_equal(accel_program_new_source(e.dev, vadd_src, 0, NULL,
+						  NULL, &prog),
+			 0);
+	for (int guarded = 0; guarded < 2; guarded++) {
+		struct compiled_case small = { 1024, 64, 0, 0 };
+
+		assert_int_equal(accel_kernel_new(prog,
+						  guarded ? "vaddg" : "vadd",
+						  &k),
+				 0);
+		test_log_reset(&e.log);
+		run_case(&e, k, &small, guarded, sb, a, b, c, 1024);
+		assert_false(test_log_contains(&e.log, "streaming variants"));
+		run_case(&e, k, &big, guarded, ba, a, b, c, cap);
+		/* built by the first kernel's launch, for both */
+		assert_true(test_log_contains(&e.log,
+					      "streaming variants: built") ==
+			    !guarded);
+		run_case(&e, k, &big, guarded, ba, a, b, c, cap);
+		run_case(&e, k, &small, guarded, sb, a, b, c, 1024);
+		accel_kernel_unref(k);
+	}
+	accel_program_unref(prog);
+	for (int j = 0; j < 3; j++) {
+		accel_buffer_unref(ba[j]);
+		accel_buffer_unref(sb[j]);
+	}
+	env_close(&e);
+	free(a);
+	free(b);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_ids32),
 		cmocka_unit_test(test_compiled),
+		cmocka_unit_test(test_later),
 	};
 
 	return TEST_RUN_GROUP("streaming", tests);

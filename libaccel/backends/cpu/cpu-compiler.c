@@ -289,9 +289,11 @@ static uint32_t image_access(const struct accelc_arg_info *a)
  * each with its code (struct cpu_kernel) as the handle.
  */
 static int describe_kernels(struct cpu_compiler *c,
-			    const struct accelc_result *res, void *handle,
+			    const struct accelc_result *res,
+			    struct cpu_program *cp,
 			    struct accel_kernel_info **ret, uint32_t *n)
 {
+	void *handle = cp->handle;
 	struct accel_kernel_info *infos;
 	uint32_t i, j, count = c->get_kernel_count(res);
 
@@ -341,6 +343,13 @@ static int describe_kernels(struct cpu_compiler *c,
 			ck->flags |= CPU_KERNEL_DENORMS_ZERO;
 		if (k->flags & ACCELC_KERNEL_FIBERS)
 			ck->flags |= CPU_KERNEL_FIBERS;
+		if ((k->flags & ACCELC_KERNEL_STREAMING_LATER) && cp->source) {
+			cp->names[i] = strdup(k->name);
+			if (!cp->names[i])
+				goto fail;
+			ck->later = cp;
+			ck->later_index = i;
+		}
 		/*
 		 * Compiled kernels handle barriers inside the generated code
 		 * (work-item loops over barrier-free regions, fibers as the
@@ -381,11 +390,13 @@ fail:
 static int program_from_result(struct accel_device *dev,
 			       struct cpu_compiler *c,
 			       const struct accelc_result *res,
+			       const struct accel_build_request *later,
 			       struct accel_program **ret)
 {
 	struct accel_program_desc desc = { .kind = c->get_kind(res) };
 	struct accel_kernel_info *infos = NULL;
-	uint32_t i;
+	struct cpu_program *cp;
+	uint32_t i, count;
 	void *handle;
 	int r;
 
@@ -402,14 +413,30 @@ static int program_from_result(struct accel_device *dev,
 			dlerror());
 		return -EIO;
 	}
-	r = describe_kernels(c, res, handle, &infos, &desc.n_kernels);
-	if (r < 0) {
+	count = c->get_kernel_count(res);
+	cp = cpu_program_new(dev, handle, count);
+	if (!cp) {
 		dlclose(handle);
+		return -ENOMEM;
+	}
+	for (i = 0; later && i < count; i++)
+		if (c->get_kernel(res, i)->flags &
+		    ACCELC_KERNEL_STREAMING_LATER)
+			break;
+	if (later && i < count &&
+	    !cpu_program_keep_source(cp, later->source, later->length,
+				     later->options)) {
+		cpu_program_free(cp);
+		return -ENOMEM;
+	}
+	r = describe_kernels(c, res, cp, &infos, &desc.n_kernels);
+	if (r < 0) {
+		cpu_program_free(cp);
 		return r;
 	}
 	desc.kernels = infos;
 	desc.global_size = c->get_global_size(res);
-	desc.backend_data = handle;
+	desc.backend_data = cp;
 	/* on failure too the handles are the core's to free */
 	r = accel_program_create(dev, &desc, ret);
 	for (i = 0; i < desc.n_kernels; i++)
@@ -417,8 +444,59 @@ static int program_from_result(struct accel_device *dev,
 	free(infos);
 	/* after the kernels: their code is in it */
 	if (r < 0)
-		dlclose(handle);
+		cpu_program_free(cp);
 	return r;
+}
+
+int cpu_compiler_build_variants(struct cpu_program *cp)
+{
+	struct accelc_options opts = {
+		.struct_size = sizeof(opts),
+		.build_options = cp->options,
+	};
+	struct accelc_result *res = NULL;
+	struct cpu_compiler *c;
+	uint32_t i, j, count;
+	accel_wg_fn fn;
+	void *handle;
+	int r, made = 0;
+
+	/* loaded: the program was built with it */
+	r = device_compiler(cp->dev, &c);
+	if (r < 0)
+		return r;
+	r = c->compile(&opts, cp->source, cp->length, &res);
+	if (r < 0 || !c->get_path(res)) {
+		if (res)
+			log_dbg(cp->dev->ctx, "%s", c->get_log(res));
+		c->result_free(res);
+		return r < 0 ? r : -EIO;
+	}
+	handle = dlopen(c->get_path(res), RTLD_NOW | RTLD_LOCAL);
+	if (!handle) {
+		log_dbg(cp->dev->ctx, "streaming variants: %s\n", dlerror());
+		c->result_free(res);
+		return -EIO;
+	}
+	count = c->get_kernel_count(res);
+	for (i = 0; i < count; i++) {
+		const struct accelc_kernel_info *k = c->get_kernel(res, i);
+
+		/* the same source: the same kernels, matched by name */
+		for (j = 0; j < cp->n_kernels; j++)
+			if (cp->names[j] && !strcmp(cp->names[j], k->name))
+				break;
+		if (j == cp->n_kernels)
+			continue;
+		fn = variant(handle, k->wg_symbol, ACCEL_WG_STREAMING_SUFFIX);
+		/* release: its code mapped before a launch can call it */
+		atomic_store_explicit(&cp->streaming[j], fn,
+				      memory_order_release);
+		made += fn != NULL;
+	}
+	c->result_free(res);
+	cp->later_handle = handle;
+	return made;
 }
 
 static const char *const cache_status[] = { "off", "miss", "hit" };
@@ -500,7 +578,8 @@ static void report_slow(struct accel_device *dev, struct cpu_compiler *c,
 }
 
 static int build_done(struct accel_device *dev, struct cpu_compiler *c,
-		      int r, struct accelc_result *res, char **ret_log,
+		      int r, struct accelc_result *res,
+		      const struct accel_build_request *later, char **ret_log,
 		      struct accel_program **ret, uint64_t start, uint64_t load)
 {
 	uint32_t cs;
@@ -515,7 +594,7 @@ static int build_done(struct accel_device *dev, struct cpu_compiler *c,
 		cs = c->get_cache_status(res);
 		log_dbg(dev->ctx, "program cache: %s\n",
 			cs < 3 ? cache_status[cs] : "?");
-		r = program_from_result(dev, c, res, ret);
+		r = program_from_result(dev, c, res, later, ret);
 		/* compiled, but not loadable here: the log says why */
 		if (r < 0 && ret_log)
 			append_load_error(dev, r, ret_log);
@@ -532,6 +611,7 @@ int cpu_program_build(struct accel_device *dev,
 		.struct_size = sizeof(opts),
 		.build_options = req->options,
 	};
+	const struct accel_build_request *later = NULL;
 	struct accelc_result *res = NULL;
 	struct cpu_compiler *c;
 	const void **data;
@@ -546,6 +626,11 @@ int cpu_program_build(struct accel_device *dev,
 	load = accel_now_ns() - start;
 	switch (req->kind) {
 	case ACCEL_BUILD_SOURCE:
+		/* streaming variants when a launch wants them, unless all do */
+		if (cpu_streaming_min(dev) > 0) {
+			opts.flags |= ACCELC_FLAG_STREAMING_LATER;
+			later = req;
+		}
 		r = c->compile(&opts, req->source, req->length, &res);
 		break;
 	case ACCEL_BUILD_OBJECT:
@@ -583,7 +668,7 @@ int cpu_program_build(struct accel_device *dev,
 	default:
 		return -EINVAL;
 	}
-	return build_done(dev, c, r, res, ret_log, ret, start, load);
+	return build_done(dev, c, r, res, later, ret_log, ret, start, load);
 }
 
 int cpu_program_load_binary(struct accel_device *dev, const void *data,
@@ -600,7 +685,7 @@ int cpu_program_load_binary(struct accel_device *dev, const void *data,
 	if (r < 0 && res)
 		log_dbg(dev->ctx, "%s", c->get_log(res));
 	if (r == 0)
-		r = program_from_result(dev, c, res, ret);
+		r = program_from_result(dev, c, res, NULL, ret);
 	c->result_free(res);
 	return r;
 }

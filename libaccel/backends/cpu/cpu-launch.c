@@ -79,15 +79,12 @@ static bool ids_fit_32(const struct accel_launch *l)
  * streaming pays.
  */
 static bool streaming_allowed(const struct accel_kernel_def *def,
-			      const struct cpu_kernel *ck,
 			      const struct accel_launch *l, bool ids32,
 			      struct cpu_launch *cl)
 {
 	uint32_t i;
 
-	cl->buffer_bytes = 0;
-	if (!ck->streaming_fn || !ids32 ||
-	    l->local_size[0] % ACCEL_WG_STREAMING_X_MULTIPLE ||
+	if (!ids32 || l->local_size[0] % ACCEL_WG_STREAMING_X_MULTIPLE ||
 	    l->global_offset[0] % ACCEL_WG_STREAMING_X_MULTIPLE)
 		return false;
 	for (i = 0; i < l->n_args; i++) {
@@ -102,6 +99,25 @@ static bool streaming_allowed(const struct accel_kernel_def *def,
 	for (i = 0; i < l->n_buffers; i++)
 		cl->buffer_bytes += l->buffers[i]->size;
 	return true;
+}
+
+/*
+ * The streaming variant @l runs, if any: one it meets the contract of and
+ * binds enough bytes for. A variant built later (cpu-variants.c) is asked
+ * for only then.
+ */
+static accel_wg_fn streaming_fn(struct accel_device *dev,
+				const struct accel_kernel_def *def,
+				const struct cpu_kernel *ck,
+				const struct accel_launch *l, bool ids32,
+				struct cpu_launch *cl)
+{
+	cl->buffer_bytes = 0;
+	if ((!ck->streaming_fn && !ck->later) ||
+	    !streaming_allowed(def, l, ids32, cl) ||
+	    cl->buffer_bytes < cpu_streaming_min(dev))
+		return NULL;
+	return cpu_kernel_streaming_fn(ck);
 }
 
 /*
@@ -159,9 +175,7 @@ int cpu_launch_prepare(struct accel_queue *queue, struct accel_cmd *cmd)
 		return r;
 	ids32 = ids_fit_32(l);
 	cl->fn = ids32 && ck->ids32_fn ? ck->ids32_fn : ck->fn;
-	cl->streaming_fn = streaming_allowed(def, ck, l, ids32, cl) ?
-				   ck->streaming_fn :
-				   NULL;
+	cl->streaming_fn = streaming_fn(queue->dev, def, ck, l, ids32, cl);
 	cl->kernel_flags = ck->flags;
 	return 0;
 }

@@ -331,7 +331,8 @@ static const char *const *format_table(struct accel_program *prog,
 	*n = 0;
 	/* the CPU device's programs: their dlopen()ed object */
 	if (prog->backend_data)
-		tab = dlsym(prog->backend_data, ACCELC_PRINTF_TABLE);
+		tab = dlsym(((struct cpu_program *)prog->backend_data)->handle,
+			    ACCELC_PRINTF_TABLE);
 	while (tab && tab[*n] && *n < UINT32_MAX)
 		(*n)++;
 	return tab;

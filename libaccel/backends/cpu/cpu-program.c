@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CPU device's programs: a kernel's handle is its code (struct
- * cpu_kernel); a compiled program's backend_data is its dlopen()ed
- * object, closed after its kernels.
+ * cpu_kernel); a compiled program's backend_data is a struct cpu_program,
+ * its dlopen()ed object, closed after its kernels.
  */
-#include <dlfcn.h>
 #include <stdlib.h>
 
 #include "backend.h"
@@ -40,6 +39,5 @@ void cpu_kernel_free(struct accel_device *dev _unused_, void *handle)
 
 void cpu_program_fini(struct accel_program *prog)
 {
-	if (prog->backend_data)
-		dlclose(prog->backend_data);
+	cpu_program_free(prog->backend_data);
 }

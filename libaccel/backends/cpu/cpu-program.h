@@ -7,7 +7,11 @@
 #ifndef LIBACCEL_CPU_PROGRAM_H
 #define LIBACCEL_CPU_PROGRAM_H
 
+#include <pthread.h>
+
 #include "backend.h"
+
+struct cpu_program;
 
 /*
  * A kernel's handle (accel_kernel_def.handle): the code of a compiled,
@@ -18,6 +22,29 @@ struct cpu_kernel {
 	accel_wg_fn streaming_fn;           /* NULL if none (accel-wg.h) */
 	accel_wg_fn ids32_fn;               /* NULL if none (accel-wg.h) */
 	uint32_t flags;                     /* CPU_KERNEL_* */
+	/* the program that can build its streaming variant later, or NULL */
+	struct cpu_program *later;
+	uint32_t later_index;               /* its kernel there */
+};
+
+/*
+ * A compiled program's backend_data: its code, and what its kernels'
+ * streaming variants are built from later (cpu-variants.c).
+ */
+struct cpu_program {
+	void *handle;                       /* the code, dlopen()ed */
+	struct accel_device *dev;
+	/* The source and options built again; NULL: nothing to build later. */
+	char *source;
+	size_t length;
+	char *options;
+	uint32_t n_kernels;
+	char **names;                       /* the kernels' names */
+	/* Per kernel: its streaming variant once built, else NULL. */
+	_Atomic(accel_wg_fn) *streaming;
+	pthread_mutex_t lock;               /* one build at a time */
+	atomic_bool done;                   /* built, or failed for good */
+	void *later_handle;                 /* the variants' code */
 };
 
 /*
@@ -56,6 +83,12 @@ bool cpu_compiler_locate(char *buf, size_t size);
 /* Whether the SPIR-V translator is there (ACCEL_DEVICE_CAP_IL). */
 bool cpu_il_available(void);
 void cpu_compiler_destroy(struct cpu_compiler *c);
+/*
+ * Build @cp's source with streaming variants; publish each kernel's in
+ * cp->streaming[], keep their code in cp->later_handle. Returns how many
+ * kernels have one (the compiler keeps only those with aligned stores).
+ */
+int cpu_compiler_build_variants(struct cpu_program *cp);
 /* program_build: build, compile or link OpenCL C. */
 int cpu_program_build(struct accel_device *dev,
 		      const struct accel_build_request *req, char **ret_log,
@@ -71,6 +104,21 @@ int cpu_kernel_from_native(struct accel_device *dev,
 			   void **ret_handle);
 void cpu_kernel_free(struct accel_device *dev, void *handle);
 void cpu_program_fini(struct accel_program *prog);
+
+/* ---- streaming variants built later (cpu-variants.c) ---- */
+
+/* A program with @n_kernels kernels, its code at @handle. */
+struct cpu_program *cpu_program_new(struct accel_device *dev, void *handle,
+				    uint32_t n_kernels);
+/* Keep what to build @cp's kernels' streaming variants from; false: no memory. */
+bool cpu_program_keep_source(struct cpu_program *cp, const char *source,
+			     size_t length, const char *options);
+void cpu_program_free(struct cpu_program *cp);
+/*
+ * @ck's streaming variant for a launch that would run one, or NULL; the
+ * first such launch builds it (waits for the build).
+ */
+accel_wg_fn cpu_kernel_streaming_fn(const struct cpu_kernel *ck);
 int cpu_launch_prepare(struct accel_queue *queue, struct accel_cmd *cmd);
 
 #endif /* LIBACCEL_CPU_PROGRAM_H */
