@@ -104,13 +104,14 @@ int cpu_kernel_from_native(struct accel_device *dev,
 			   void **ret_handle);
 void cpu_kernel_free(struct accel_device *dev, void *handle);
 void cpu_program_fini(struct accel_program *prog);
+int cpu_launch_prepare(struct accel_queue *queue, struct accel_cmd *cmd);
 
 /* ---- streaming variants built later (cpu-variants.c) ---- */
 
 /* A program with @n_kernels kernels, its code at @handle. */
 struct cpu_program *cpu_program_new(struct accel_device *dev, void *handle,
 				    uint32_t n_kernels);
-/* Keep what to build @cp's kernels' streaming variants from; false: no memory. */
+/* Keep what @cp's streaming variants are built from; false: no memory. */
 bool cpu_program_keep_source(struct cpu_program *cp, const char *source,
 			     size_t length, const char *options);
 void cpu_program_free(struct cpu_program *cp);
@@ -119,6 +120,5 @@ void cpu_program_free(struct cpu_program *cp);
  * first such launch builds it (waits for the build).
  */
 accel_wg_fn cpu_kernel_streaming_fn(const struct cpu_kernel *ck);
-int cpu_launch_prepare(struct accel_queue *queue, struct accel_cmd *cmd);
 
 #endif /* LIBACCEL_CPU_PROGRAM_H */
