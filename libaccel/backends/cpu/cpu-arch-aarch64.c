@@ -73,20 +73,21 @@ static const struct {
 	{ 0x61, "Apple" },     { 0x6d, "Microsoft" }, { 0xc0, "Ampere" },
 };
 
-/* Parts of Arm's own cores seen in servers and boards. */
+/* Parts of cores seen in servers and boards, by implementer. */
 static const struct {
-	unsigned part;
+	unsigned impl, part;
 	const char *name;
-} arm_parts[] = {
-	{ 0xd03, "Cortex-A53" },  { 0xd04, "Cortex-A35" },
-	{ 0xd05, "Cortex-A55" },  { 0xd07, "Cortex-A57" },
-	{ 0xd08, "Cortex-A72" },  { 0xd09, "Cortex-A73" },
-	{ 0xd0a, "Cortex-A75" },  { 0xd0b, "Cortex-A76" },
-	{ 0xd0c, "Neoverse-N1" }, { 0xd0d, "Cortex-A77" },
-	{ 0xd40, "Neoverse-V1" }, { 0xd41, "Cortex-A78" },
-	{ 0xd44, "Cortex-X1" },   { 0xd46, "Cortex-A510" },
-	{ 0xd47, "Cortex-A710" }, { 0xd48, "Cortex-X2" },
-	{ 0xd49, "Neoverse-N2" }, { 0xd4f, "Neoverse-V2" },
+} parts[] = {
+	{ 0x41, 0xd03, "Cortex-A53" },  { 0x41, 0xd04, "Cortex-A35" },
+	{ 0x41, 0xd05, "Cortex-A55" },  { 0x41, 0xd07, "Cortex-A57" },
+	{ 0x41, 0xd08, "Cortex-A72" },  { 0x41, 0xd09, "Cortex-A73" },
+	{ 0x41, 0xd0a, "Cortex-A75" },  { 0x41, 0xd0b, "Cortex-A76" },
+	{ 0x41, 0xd0c, "Neoverse-N1" }, { 0x41, 0xd0d, "Cortex-A77" },
+	{ 0x41, 0xd40, "Neoverse-V1" }, { 0x41, 0xd41, "Cortex-A78" },
+	{ 0x41, 0xd44, "Cortex-X1" },   { 0x41, 0xd46, "Cortex-A510" },
+	{ 0x41, 0xd47, "Cortex-A710" }, { 0x41, 0xd48, "Cortex-X2" },
+	{ 0x41, 0xd49, "Neoverse-N2" }, { 0x41, 0xd4f, "Neoverse-V2" },
+	{ 0x46, 0x001, "A64FX" },       { 0xc0, 0xac3, "Ampere-1" },
 };
 
 /*
@@ -132,10 +133,9 @@ void cpu_arch_identify(struct cpuinfo *info)
 	     i++)
 		if (implementers[i].code == impl)
 			vendor = implementers[i].name;
-	for (size_t i = 0; impl == 0x41 &&
-			   i < sizeof(arm_parts) / sizeof(arm_parts[0]); i++)
-		if (arm_parts[i].part == part)
-			model = arm_parts[i].name;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (parts[i].impl == impl && parts[i].part == part)
+			model = parts[i].name;
 	if (vendor)
 		info->vendor = strdup(vendor);
 	if (model)
