@@ -31,13 +31,14 @@
 #include "cache.h"
 #include "job.h"
 #include "runtime/fiber-stack.h"
+#include "target-arch.h"
 
 /* what a call out of the module may use: glibc's libm and libmvec */
 #define STACK_EXTERN 8192u
 /* each frame's return address, which LLVM's frame size leaves out */
 #define RETURN_ADDRESS 8u
 /* what the deepest function (a leaf) may use below the stack pointer */
-#define RED_ZONE 128u
+#define RED_ZONE accelc_arch_red_zone
 
 /* Name of @p f as a NUL-terminated copy; NULL without memory. */
 static char *fn_name(LLVMValueRef f)
