@@ -192,6 +192,10 @@ for d in "${ro_dirs[@]}"; do
 	[ -d "$d" ] || die "--ro $d: not a directory"
 	ro_abs+=("$(cd "$d" && pwd -P)")
 done
+# The guest kernel's config, at its path in the guest (whose root is
+# ROOTFS): tests tell a feature the kernel lacks from a failure by it.
+kconfig=$MODROOT/boot/config-$KVER
+[ "$ROOTFS" = / ] || kconfig=/${kconfig#"$ROOTFS"/}
 cat >"$xfer/vm.conf" <<EOF
 KVER='$KVER'
 MODROOT='$MODROOT'
@@ -201,6 +205,7 @@ MARGIN=$MARGIN
 RDMA=$rdma
 RW_DIRS='${rw_abs[*]}'
 RO_DIRS='${ro_abs[*]}'
+KCONFIG='$kconfig'
 EOF
 
 {

@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# arm64-tier.sh [build-dir]
+#
+# The arm64 test tier on an x86-64 machine (README.md here): makes the
+# arm64 sysroot (make-sysroot.sh), cross-builds the tree into build-dir
+# (default build-arm64/) with tools/arm64-toolchain.cmake, then boots
+# Debian's arm64 6.12 kernel under qemu-system-aarch64 once
+# (tests/kernel/vm-run.sh --arch arm64) and runs there, in that one boot:
+# accel-info (the CPU device must name its NEON/SVE tier) and ctest over
+# every test of the build but the host-only labels. Its last line is the
+# summary tools/run-tests.sh prints:
+#   arm64: <ctest's line>; sysroot Ns, build Ns, guest Ns
+#
+# Environment: ACCEL_ARM64_COMPILER=ON|OFF overrides whether the OpenCL C
+# compiler is cross-built (default: ON where compiler-stub/ has an AArch64
+# target); ACCEL_ARM64_TIMEOUT (seconds of the whole guest run, default
+# 900).
+# Exit codes: 0 passed, 77 cannot run here (reason printed), 1 failed.
+
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+build=${1:-$root/build-arm64}
+prog=arm64-tier
+jobs=${ACCEL_ARM64_JOBS:-2}
+timeout=${ACCEL_ARM64_TIMEOUT:-900}
+
+summary() { echo "arm64: $*"; }
+skip() {
+	echo "$prog: SKIP: $*" >&2
+	summary "skipped: $*"
+	exit 77
+}
+fail() {
+	echo "$prog: $*" >&2
+	summary "$*"
+	exit 1
+}
+
+# Labels of tests that check the host's build, not code that runs: the
+# exported symbols and headers (host tools), Debian packaging, benchmarks,
+# the Python package (not cross-built) and the fuzzers (clang's
+# libFuzzer).
+HOST_ONLY='^(abi|packaging|bench|python|fuzz)$'
+
+command -v aarch64-linux-gnu-gcc >/dev/null ||
+	skip "aarch64-linux-gnu-gcc not found (crossbuild-essential-arm64)"
+command -v qemu-system-aarch64 >/dev/null ||
+	skip "qemu-system-aarch64 not found (qemu-system-arm)"
+
+mkdir -p "$build" || fail "cannot create $build"
+build=$(cd "$build" && pwd -P)
+sysroot=$build/sysroot
+
+# ---- 1. the sysroot (cached) -------------------------------------------------
+
+t=$SECONDS
+bash "$root/tests/arm64/make-sysroot.sh" "$sysroot"
+rc=$?
+[ $rc = 77 ] && skip "no arm64 sysroot (see above)"
+[ $rc = 0 ] || fail "the arm64 sysroot could not be made"
+t_sysroot=$((SECONDS - t))
+
+# ---- 2. the cross-build -----------------------------------------------------
+
+# The compiler corpus needs the compiler's AArch64 code generation.
+compiler=${ACCEL_ARM64_COMPILER:-}
+if [ -z "$compiler" ]; then
+	if grep -q aarch64 "$root/compiler-stub/CMakeLists.txt"; then
+		compiler=ON
+	else
+		compiler=OFF
+		echo "$prog: compiler-stub/ has no AArch64 target: the compiler" \
+			"and its corpus are not built" >&2
+	fi
+fi
+
+t=$SECONDS
+# Only what the guest runs: no benchmarks. Test commands name the
+# guest's own python3 (the sysroot's), not a host interpreter elsewhere.
+if ! nice cmake -S "$root" -B "$build" \
+	-DCMAKE_TOOLCHAIN_FILE="$root/tools/arm64-toolchain.cmake" \
+	-DACCEL_ARM64_SYSROOT="$sysroot" \
+	-DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" \
+	-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
+	-DACCEL_BUILD_BENCH=OFF \
+	-DACCEL_BUILD_COMPILER="$compiler" \
+	-DPython3_EXECUTABLE=/usr/bin/python3 \
+	-DACCEL_KERNEL_CACHE="$build/kernel-cache" >"$build/configure.log" 2>&1; then
+	tail -n 20 "$build/configure.log" >&2
+	fail "cross-configure failed (log: $build/configure.log)"
+fi
+if ! nice cmake --build "$build" --parallel "$jobs" >"$build/build.log" 2>&1; then
+	grep -E 'error|Error' "$build/build.log" | head -n 20 >&2
+	fail "cross-build failed ($((SECONDS - t))s; log: $build/build.log)"
+fi
+t_build=$((SECONDS - t))
+
+# ---- 3. one boot of the arm64 guest -----------------------------------------
+
+# accel-info first: its CPU device must state the NEON/SVE tier it
+# compiles for ("Code target"); then the whole ctest run. The source tree
+# is seen read-only (test scripts, sources), the build tree writable
+# (ctest's logs come back); both at their own paths.
+batch=$build/arm64-guest.batch
+cat >"$batch" <<EOF
+$build/tools/accel-info >$build/accel-info.txt 2>&1; cat $build/accel-info.txt; grep -Eiq '^ *Code target .*(neon|sve)' $build/accel-info.txt || { echo 'accel-info: the CPU device names no NEON/SVE tier' >&2; exit 1; }
+ctest --test-dir $build -j2 --output-on-failure -LE '$HOST_ONLY' 2>&1 | tee $build/ctest-guest.log; exit \${PIPESTATUS[0]}
+EOF
+
+t=$SECONDS
+# Multi-threaded TCG: the two vCPUs run on two host threads (the
+# cross-vCPU patching fault seen with the x86 guest is x86's).
+bash "$root/tests/kernel/vm-run.sh" \
+	--arch arm64 --sysroot "$sysroot" --cache "$build/kernel-cache" \
+	--ro "$root" --rw "$build" --tcg-thread multi \
+	--timeout "$timeout" --results "$build/guest-results" \
+	--batch "$batch" 2>&1 | tee "$build/guest.log"
+rc=${PIPESTATUS[0]}
+t_guest=$((SECONDS - t))
+
+times="sysroot ${t_sysroot}s, build ${t_build}s, guest ${t_guest}s"
+line=$(grep -E '^[0-9]+% tests passed' "$build/ctest-guest.log" 2>/dev/null | tail -n1)
+[ -n "$line" ] || line="ctest gave no result"
+info=ok
+grep -q '^accel-info: the CPU device names no NEON/SVE tier' "$build/guest.log" &&
+	info="no NEON/SVE tier named"
+case $rc in
+0) summary "$line; accel-info $info; $times"; exit 0 ;;
+77) skip "the arm64 guest cannot run here (see above)" ;;
+*) fail "$line; accel-info $info; guest exit $rc; $times; logs: $build/guest.log, $build/guest-results" ;;
+esac
