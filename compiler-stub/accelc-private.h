@@ -221,7 +221,10 @@ int accelc_builtins_set_target(LLVMModuleRef mod);
 
 #include <llvm-c/TargetMachine.h>
 
-/* libmvec.c: the glibc vector math variants generated code may call. */
+/*
+ * codegen/libmvec-<arch>.c: the glibc vector math variants generated code
+ * may call (none on AArch64 with glibc 2.36).
+ */
 struct accelc_vec_fn {
 	const char *name;  /* scalar function or intrinsic */
 	const char *base;  /* libmvec name without _ZGV prefix */
@@ -230,10 +233,19 @@ struct accelc_vec_fn {
 };
 extern const struct accelc_vec_fn accelc_vec_fns[];
 extern const size_t accelc_n_vec_fns;
+/* A vector ABI ISA: its letter and the floats per register it passes. */
+struct accelc_vec_isa {
+	char isa;
+	unsigned lanes;
+};
 /*
- * The vector ABI ISA letter for CPU @p features ('b' SSE4, 'd' AVX2,
- * 'e' AVX-512) and the floats per register it passes (@p lanes).
+ * The ISAs code for CPU @p features may call variants of, widest first
+ * (x86-64: 'e' AVX-512, 'd' AVX2, 'b' SSE4; AArch64: 'n' NEON), in
+ * @p ret. @return their number, >= 1
  */
+size_t accelc_vec_isas(const char *features,
+		       const struct accelc_vec_isa **ret);
+/* The widest of them: its letter, its floats per register in @p lanes. */
 char accelc_vec_isa(const char *features, unsigned *lanes);
 /* "_ZGV<isa>N<lanes>v[v]_<base>" of @p v for @p isa, @p lanes floats. */
 void accelc_vec_variant_name(const struct accelc_vec_fn *v, char isa,

@@ -134,10 +134,10 @@ struct accelc_options {
 	/** cache size cap in bytes; 0: $ACCEL_CACHE_MAX_SIZE, 256 MiB */
 	uint64_t cache_max_size;
 	/**
-	 * target to generate for when @c cpu is NULL: "host", an x86-64
-	 * level ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4") or a CPU
-	 * name (see accelc_target_resolve()); NULL: $ACCEL_CPU_TARGET, else
-	 * "host"
+	 * target to generate for when @c cpu is NULL: "host", a code tier
+	 * of the architecture ("x86-64" ... "x86-64-v4"; "armv8-a",
+	 * "armv8.2-a+sve") or a CPU name (see accelc_target_resolve());
+	 * NULL: $ACCEL_CPU_TARGET, else "host"
 	 */
 	const char *target;
 };
@@ -390,11 +390,14 @@ ACCELC_API int accelc_host_cpu(char **name, char **features);
 
 /**
  * The CPU name and feature string of a code-generation target: "host" (or
- * "native"), an x86-64 micro-architecture level of the psABI ("x86-64",
- * "x86-64-v2", "x86-64-v3", "x86-64-v4": LLVM's CPU of that name with
- * exactly the level's features, every other feature off), or a CPU clang
- * knows ("rocketlake", "znver4": the features clang's -march=NAME
- * enables, asked of clang). Caller frees @p cpu and @p features.
+ * "native"), a code tier of the architecture accelc is built for, with
+ * exactly the tier's features and every other feature off (x86-64: a
+ * micro-architecture level of the psABI, "x86-64", "x86-64-v2",
+ * "x86-64-v3", "x86-64-v4", LLVM's CPU of that name; AArch64: "armv8-a",
+ * NEON, and "armv8.2-a+sve", LLVM's "generic" CPU), or a CPU clang knows
+ * ("rocketlake", "znver4", "neoverse-v1": the features clang's
+ * -march=NAME, on AArch64 -mcpu=NAME, enables, asked of clang). Caller
+ * frees @p cpu and @p features.
  *
  * @param target the name; NULL: $ACCEL_CPU_TARGET, else "host"
  * @param runs if not NULL, set to whether this CPU can run the code

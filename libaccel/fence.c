@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <time.h>
 
+#include "arch-relax.h"
 #include "backend.h"
 
 /* Spin this long before sleeping: most waits on tiny work end sooner. */
@@ -21,15 +22,6 @@ uint64_t accel_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield" ::: "memory");
-#endif
 }
 
 /*
@@ -367,7 +359,7 @@ ACCEL_EXPORT int accel_fence_wait(struct accel_fence *fence, int64_t timeout_ns)
 		s = atomic_load_explicit(&fence->status, memory_order_acquire);
 		if (s != ACCEL_FENCE_PENDING)
 			return s;
-		cpu_relax();
+		accel_cpu_relax();
 		if (!(i & 63)) {
 			uint64_t now = accel_now_ns();
 

@@ -15,6 +15,7 @@
 
 #include "binary.h"
 #include "cache.h"
+#include "target-arch.h"
 
 #define KEY_VERSION "accelc cache key 1"
 
@@ -55,7 +56,6 @@ static int preprocess(const char *clang, const struct accelc_build_opts *bo,
 {
 	static const char *const fixed[] = {
 		"-E", "-P", "-dD", "-x", "cl", "-target",
-		"x86_64-unknown-linux-gnu",
 	};
 	struct strbuf log = { 0 };
 	struct argv a = { 0 };
@@ -67,6 +67,7 @@ static int preprocess(const char *clang, const struct accelc_build_opts *bo,
 	argv_add(&a, clang);
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		argv_add(&a, fixed[i]);
+	argv_add(&a, accelc_arch_triple);
 	argv_add(&a, std);
 	/* -D, -I, -cl-std and the others, as the frontend gets them */
 	for (size_t i = 0; i < bo->clang_args.n; i++)

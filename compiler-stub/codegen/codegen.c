@@ -18,23 +18,13 @@
 #include "accelc-private.h"
 #include "link-line.h"
 #include "o3-pipeline.h"
-
-#define TRIPLE "x86_64-unknown-linux-gnu"
+#include "target-arch.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-static void init_targets(void)
-{
-	LLVMInitializeX86TargetInfo();
-	LLVMInitializeX86Target();
-	LLVMInitializeX86TargetMC();
-	LLVMInitializeX86AsmPrinter();
-	LLVMInitializeX86AsmParser();
-}
-
 void accelc_llvm_init(void)
 {
-	pthread_once(&init_once, init_targets);
+	pthread_once(&init_once, accelc_arch_init_llvm);
 }
 
 int accelc_host_cpu(char **name, char **features)
@@ -92,7 +82,8 @@ int accelc_link_builtins(LLVMModuleRef mod, bool fibers, struct strbuf *log)
 				   "fiber runtime", false, log);
 }
 
-/* clang's defaults (x86-64 + SSE2) become the CPU this code runs on */
+/* clang's defaults (the architecture's baseline) become the CPU this
+ * code runs on */
 static void set_target_attrs(LLVMModuleRef mod, const char *cpu,
 			     const char *features, bool fast_math)
 {
@@ -183,19 +174,11 @@ static void append_compiler_used(LLVMModuleRef mod, LLVMValueRef f)
  */
 static void add_vector_variants(LLVMModuleRef mod, const char *features)
 {
-	static const struct {
-		char isa;
-		unsigned lanes; /* floats per register */
-	} isas[] = { { 'e', 16 }, { 'd', 8 }, { 'b', 4 } };
+	const struct accelc_vec_isa *isas;
+	size_t n_isas = accelc_vec_isas(features, &isas);
 	LLVMContextRef c = LLVMGetModuleContext(mod);
 	LLVMTypeRef f32 = LLVMFloatTypeInContext(c);
 	LLVMTypeRef f64 = LLVMDoubleTypeInContext(c);
-	unsigned widest;
-	char isa = accelc_vec_isa(features, &widest);
-	size_t first = 0;
-
-	while (isas[first].isa != isa)
-		first++;
 	for (size_t i = 0; i < accelc_n_vec_fns; i++) {
 		const struct accelc_vec_fn *v = &accelc_vec_fns[i];
 		LLVMValueRef f = LLVMGetNamedFunction(mod, v->name);
@@ -205,8 +188,7 @@ static void add_vector_variants(LLVMModuleRef mod, const char *features)
 
 		if (!f || !LLVMGetFirstUse(f))
 			continue;
-		for (size_t k = first; k < sizeof(isas) / sizeof(isas[0]);
-		     k++) {
+		for (size_t k = 0; k < n_isas; k++) {
 			unsigned n = v->dbl ? isas[k].lanes / 2 :
 					      isas[k].lanes;
 			LLVMTypeRef vt = LLVMVectorType(v->dbl ? f64 : f32, n);
@@ -324,12 +306,12 @@ int accelc_create_tm(const char *cpu, const char *features, bool opt,
 	char *err = NULL;
 
 	accelc_llvm_init();
-	if (LLVMGetTargetFromTriple(TRIPLE, &t, &err)) {
+	if (LLVMGetTargetFromTriple(accelc_arch_triple, &t, &err)) {
 		strbuf_printf(log, "error: %s\n", err);
 		LLVMDisposeMessage(err);
 		return -EIO;
 	}
-	*ret = LLVMCreateTargetMachine(t, TRIPLE, cpu, features,
+	*ret = LLVMCreateTargetMachine(t, accelc_arch_triple, cpu, features,
 				       opt ? LLVMCodeGenLevelAggressive :
 					     LLVMCodeGenLevelNone,
 				       LLVMRelocPIC, LLVMCodeModelDefault);
@@ -552,6 +534,8 @@ int accelc_link_so(const char *clang, const char *obj, const char *obj2,
 	}
 	argv_free(&a);
 	argv_add(&a, clang);
+	argv_add(&a, "-target");
+	argv_add(&a, accelc_arch_triple);
 	argv_add(&a, "-shared");
 	argv_add(&a, "-fuse-ld=lld");
 	argv_add(&a, "-Wl,-z,defs");
@@ -563,7 +547,8 @@ int accelc_link_so(const char *clang, const char *obj, const char *obj2,
 	argv_add(&a, obj);
 	if (obj2)
 		argv_add(&a, obj2);
-	argv_add(&a, "-lmvec");
+	if (accelc_n_vec_fns)
+		argv_add(&a, "-lmvec");
 	argv_add(&a, "-lm");
 	if (a.oom) {
 		argv_free(&a);

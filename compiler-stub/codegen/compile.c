@@ -644,9 +644,9 @@ int job_prepare(struct job *j)
 		r = accelc_target_resolve(t, &j->cpu, &j->features, NULL);
 		if (r == -EINVAL)
 			strbuf_printf(j->log, "error: unknown target '%.64s'%s "
-				      "(host, x86-64, x86-64-v2, x86-64-v3, "
-				      "x86-64-v4, or a CPU clang knows)\n", t, j->o.target ? "" :
-				      " in ACCEL_CPU_TARGET");
+				      "(host, a tier accelc --list-targets "
+				      "names, or a CPU clang knows)\n", t,
+				      j->o.target ? "" : " in ACCEL_CPU_TARGET");
 		if (r)
 			return r;
 	}

@@ -37,6 +37,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "accelc-private.h"
+#include "target-arch.h"
 #include "item-loops.h"
 
 /* after the split no simplifycfg may come before the vectoriser: it would
@@ -52,9 +53,7 @@ static unsigned register_bits(LLVMValueRef f)
 	unsigned len = 0;
 	const char *fs = a ? LLVMGetStringAttributeValue(a, &len) : "";
 
-	if (memmem(fs, len, "+avx512f", 8))
-		return 512;
-	return memmem(fs, len, "+avx", 4) ? 256 : 128;
+	return accelc_arch_vector_bits(fs, len);
 }
 
 /* The bits of @p i's vector (a store's value), 0 if it is none. */

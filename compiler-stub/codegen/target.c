@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Code-generation targets: the host CPU, or an x86-64 micro-architecture
- * level of the psABI (x86-64, -v2, -v3, -v4), so that the code paths of
- * every level can be built, and run where the host has them, on any
- * machine. A level names LLVM's CPU of that name (its tuning: -v4 prefers
- * 256-bit vectors like Intel's AVX-512 cores) and exactly the level's
- * features: every other feature the host has is turned off. Any other
- * name is a CPU clang knows (-march=NAME): its features are what clang
- * enables for it, read from the "target-features" of a function clang
- * compiles for that CPU.
+ * Code-generation targets: the host CPU, or a code tier of the
+ * architecture (codegen/target-<arch>.c: the x86-64 levels of the psABI,
+ * x86-64 to -v4; AArch64's armv8-a and armv8.2-a+sve), so that the code
+ * paths of every tier can be built, and run where the host has them, on
+ * any machine of the architecture. A tier names its LLVM CPU and exactly
+ * the tier's features: every other feature the host has is turned off.
+ * Any other name is a CPU clang knows (-march=NAME, -mcpu=NAME on
+ * AArch64): its features are what clang enables for it, read from the
+ * "target-features" of a function clang compiles for that CPU.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,27 +21,14 @@
 #include "accelc-private.h"
 #include "binary.h"
 #include "job.h"
+#include "target-arch.h"
 
-/* LLVM's names of each level's features, each level adding to the last */
-static const char *const level_features[][10] = {
-	{ "64bit", "cx8", "cmov", "fxsr", "mmx", "sse", "sse2", NULL },
-	{ "cx16", "sahf", "popcnt", "sse3", "ssse3", "sse4.1", "sse4.2",
-	  "crc32", NULL },
-	{ "avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe",
-	  "xsave", NULL },
-	{ "avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl", NULL },
-};
-
-static const char *const level_names[] = {
-	"x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4",
-};
-
-#define N_LEVELS (sizeof(level_names) / sizeof(level_names[0]))
+#define N_LEVELS accelc_n_tiers
 
 static int level_of(const char *name)
 {
 	for (unsigned i = 0; i < N_LEVELS; i++)
-		if (!strcmp(name, level_names[i]))
+		if (!strcmp(name, accelc_tiers[i].name))
 			return (int)i;
 	return -1;
 }
@@ -49,7 +36,7 @@ static int level_of(const char *name)
 static bool in_level(int level, const char *feat, size_t n)
 {
 	for (int l = 0; l <= level; l++)
-		for (const char *const *f = level_features[l]; *f; f++)
+		for (const char *const *f = accelc_tiers[l].features; *f; f++)
 			if (strlen(*f) == n && !memcmp(*f, feat, n))
 				return true;
 	return false;
@@ -93,11 +80,7 @@ static uint32_t accelc_target_sub_group_width(const char *features)
 {
 	if (!features)
 		return 4;
-	if (in_list(features, "avx512f", 7))
-		return 16;
-	if (in_list(features, "avx", 3))
-		return 8;
-	return 4;
+	return accelc_arch_vector_bits(features, strlen(features)) / 32;
 }
 
 /*
@@ -134,7 +117,8 @@ static char *feature_string(int level, const char *list, const char *host)
 	for (const char *p = host; *p;) {
 		const char *end = strchrnul(p, ',');
 		size_t n = (size_t)(end - p);
-		/* clang lists neither 64bit nor cmov: baseline, always on */
+		/* clang lists no baseline features (x86-64's 64bit and
+		 * cmov): always on */
 		bool on = level >= 0 ? in_level(level, p + 1, n - 1) :
 				       in_level(0, p + 1, n - 1) ||
 					       in_list(list, p + 1, n - 1);
@@ -145,7 +129,7 @@ static char *feature_string(int level, const char *list, const char *host)
 		p = *end ? end + 1 : end;
 	}
 	for (int l = 0; l <= level; l++)
-		for (const char *const *f = level_features[l]; *f; f++)
+		for (const char *const *f = accelc_tiers[l].features; *f; f++)
 			if (!listed(host, *f))
 				strbuf_printf(&s, "%s+%s", s.len ? "," : "",
 					      *f);
@@ -157,7 +141,8 @@ static char *feature_string(int level, const char *list, const char *host)
 }
 
 /*
- * What clang enables for -march=@p cpu (malloc'ed "+a,+b" list).
+ * What clang enables for CPU @p cpu (-march= or -mcpu=, as the
+ * architecture spells it; malloc'ed "+a,+b" list).
  * @return 0, -EINVAL (clang knows no such CPU), -ENOENT (no clang),
  * -errno
  */
@@ -190,7 +175,7 @@ static int clang_cpu_features(const char *cpu, char **ret)
 		goto out;
 	}
 	if (asprintf(&src, "%s/cpu.c", dir) < 0 ||
-	    asprintf(&march, "-march=%s", cpu) < 0) {
+	    asprintf(&march, "%s%s", accelc_arch_cpu_option, cpu) < 0) {
 		src = march = NULL;
 		r = -ENOMEM;
 		goto out;
@@ -200,7 +185,7 @@ static int clang_cpu_features(const char *cpu, char **ret)
 		goto out;
 	argv_add(&a, clang);
 	argv_add(&a, "-target");
-	argv_add(&a, "x86_64-unknown-linux-gnu");
+	argv_add(&a, accelc_arch_triple);
 	argv_add(&a, march);
 	argv_add(&a, "-S");
 	argv_add(&a, "-emit-llvm");
@@ -273,7 +258,7 @@ int accelc_target_resolve(const char *target, char **cpu, char **features,
 		f = hf;
 		hc = hf = NULL;
 	} else {
-		c = strdup(level >= 0 ? level_names[level] : target);
+		c = strdup(level >= 0 ? accelc_tiers[level].cpu : target);
 		f = feature_string(level, list, hf);
 	}
 	if (!c || !f) {
@@ -298,5 +283,5 @@ const char *accelc_target_name(unsigned index)
 {
 	if (index == 0)
 		return "host";
-	return index <= N_LEVELS ? level_names[index - 1] : NULL;
+	return index <= N_LEVELS ? accelc_tiers[index - 1].name : NULL;
 }

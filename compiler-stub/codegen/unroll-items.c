@@ -20,6 +20,7 @@
 #include <llvm-c/Core.h>
 
 #include "accelc-private.h"
+#include "target-arch.h"
 #include "item-loops.h"
 
 /* Inner loops unrolled: a latch compare against at most this constant,
@@ -76,6 +77,7 @@ static int widen(LLVMValueRef f, unsigned loop_kind)
 	unsigned len = 0;
 	LLVMAttributeRef feat = LLVMGetStringAttributeAtIndex(
 		f, LLVMAttributeFunctionIndex, "target-features", 15);
+	const char *wide;
 	const char *fs = feat ? LLVMGetStringAttributeValue(feat, &len) : "";
 	struct scan s;
 
@@ -103,11 +105,12 @@ static int widen(LLVMValueRef f, unsigned loop_kind)
 			LLVMSetMetadata(t, loop_kind, id);
 	}
 	accelc_scan_free(&s);
-	if (memmem(fs, len, "+avx512f", 8))
+	wide = accelc_arch_wide_vector_width(fs, len);
+	if (wide)
 		LLVMAddAttributeAtIndex(
 			f, LLVMAttributeFunctionIndex,
 			LLVMCreateStringAttribute(c, "prefer-vector-width", 19,
-						  "512", 3));
+						  wide, strlen(wide)));
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "accelc-private.h"
+#include "target-arch.h"
 #include "job.h"
 
 #ifndef ACCELC_CLANG_DEFAULT
@@ -122,7 +123,7 @@ int accelc_frontend(const char *clang, const struct accelc_build_opts *bo,
 	argv_add(&a, "-Xclang");
 	argv_add(&a, ACCELC_CL_EXTENSIONS);
 	argv_add(&a, "-target");
-	argv_add(&a, "x86_64-unknown-linux-gnu");
+	argv_add(&a, accelc_arch_triple);
 	argv_add(&a, "-emit-llvm");
 	argv_add(&a, "-c");
 	/*

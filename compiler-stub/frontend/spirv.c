@@ -128,7 +128,7 @@ static int translate(struct job *j, const char *tool, const char *spv,
 /*
  * A demangled builtin name in one spelling for both manglings: the
  * translator writes address spaces as numbers (AS1) and leaves private
- * pointers unqualified; our library, from clang's x86 target, names them
+ * pointers unqualified; our library, from clang's CPU target, names them
  * (CLglobal, CLprivate).
  */
 static char *normalise(const char *mangled)
@@ -413,7 +413,7 @@ out:
 }
 
 /*
- * The translator's bitcode made like clang's for x86-64 (with
+ * The translator's bitcode made like clang's for the target (with
  * -ffake-address-space-map, whose address space numbers are SPIR's, as
  * the translator's are): the target, C calls, the library's builtin
  * names, constants, full argument information; for an executable,

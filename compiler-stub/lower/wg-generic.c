@@ -25,18 +25,20 @@
 #include <libaccel/accel-wg.h>
 
 #include "accelc-private.h"
+#include "target-arch.h"
 #include "wg-regions.h"
 
 /* OpenCL's CLK_LOCAL_MEM_FENCE and CLK_GLOBAL_MEM_FENCE */
 #define FENCE_LOCAL 1u
 #define FENCE_GLOBAL 2u
 /*
- * The x86-64 ABI's red zone: a leaf function may keep its frame in these
- * bytes under the stack pointer. The copies of K__wg made after this
- * lowering (32-bit ids and streaming variants) inline it into functions
- * of their own, without any attribute of K__wg's such as noredzone.
+ * The ABI's red zone (x86-64: 128 bytes, AArch64: none): a leaf function
+ * may keep its frame in these bytes under the stack pointer. The copies
+ * of K__wg made after this lowering (32-bit ids and streaming variants)
+ * inline it into functions of their own, without any attribute of
+ * K__wg's such as noredzone.
  */
-#define RED_ZONE 128u
+#define RED_ZONE accelc_arch_red_zone
 
 enum gen_op { GEN_NONE, GEN_GLOBAL, GEN_LOCAL, GEN_PRIVATE, GEN_FENCE };
 

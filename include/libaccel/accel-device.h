@@ -138,9 +138,11 @@ enum accel_device_string {
 	ACCEL_DEVICE_STRING_BUILT_IN_KERNELS, /**< ';'-separated names, may be "" */
 	/**
 	 * what compiled OpenCL C code is generated for: on the CPU device
-	 * "host (x86-64-vN)" (every feature of this CPU, N its x86-64 level)
-	 * or the level $ACCEL_CPU_TARGET names ("x86-64-v2", ...); "" where
-	 * the device compiles nothing
+	 * "host (TIER)" (every feature of this CPU, TIER its highest code
+	 * tier: "x86-64-v2" ... "x86-64-v4" on x86-64, "armv8-a" or
+	 * "armv8.2-a+sve" on AArch64) or the tier $ACCEL_CPU_TARGET names
+	 * ("x86-64-v2", "armv8-a", ...); "" where the device compiles
+	 * nothing
 	 */
 	ACCEL_DEVICE_STRING_CODE_TARGET,
 	/**

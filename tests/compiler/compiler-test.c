@@ -11,7 +11,7 @@
 #include "compiler-test.h"
 
 /*
- * $CT_BUILD_TARGET names a target (an x86-64 level or a CPU, as
+ * $CT_BUILD_TARGET names a target (a code tier or a CPU, as
  * ACCEL_CPU_TARGET) to build every program of the corpus for as well,
  * through accelc: code generation only, so the target may be one this
  * CPU cannot run. tools/run-tests.sh sets it for the levels the host

@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cpu-arch.h"
 #include "cpu-private.h"
 #include "cpu-program.h"
+#include "cpu-sgemm-tile.h"
 
 /* Argument i as a pointer (buffer arguments). */
 #define ARG_PTR(args, i, type) (*(type *const *)(args)[i])
@@ -61,18 +63,11 @@ static void copy_u8(void **args, const struct accel_wg_ctx *c)
  *   strips of SGEMM_NR columns, so the inner loop reads contiguous memory
  *   (raw B rows are N floats apart, which thrashes cache sets when N is a
  *   power of two);
- * - a 4 x 8 register tile accumulates in eight 4-float vectors.
- * The tile uses GNU vector types rather than relying on -O2
- * auto-vectorisation: gcc 12 vectorised the plain loops but kept the
- * accumulators in memory (measured 14 vs 30 GFLOPS on one AMD EPYC core).
+ * - a 4 x 8 register tile (cpu-sgemm-tile.h) accumulates in registers.
  */
 #define SGEMM_KC 256u
 #define SGEMM_NC 128u
-#define SGEMM_NR 8u
-#define SGEMM_MR 4u
 #define SGEMM_PACK_BYTES ((uint64_t)SGEMM_KC * SGEMM_NC * sizeof(float))
-
-typedef float sgemm_v4 __attribute__((vector_size(16)));
 
 /* B[0:kn, 0:cols) (row stride ldb) into strips of NR columns, zero-padded. */
 static void sgemm_pack_b(float *restrict p, const float *restrict b,
@@ -91,74 +86,10 @@ static void sgemm_pack_b(float *restrict p, const float *restrict b,
 	}
 }
 
-/*
- * c[0:4, 0:cols) += a[0:4, 0:kn] * strip (cols <= NR). Inlined into one
- * copy per instruction set.
- */
-static inline __attribute__((always_inline)) void
-sgemm_tile4(float *restrict c, uint64_t ldc, const float *restrict a,
-	    uint64_t lda, const float *restrict p, uint64_t kn, uint64_t cols)
-{
-	const float *a0 = a, *a1 = a + lda, *a2 = a + 2 * lda, *a3 = a + 3 * lda;
-	sgemm_v4 c00 = { 0 }, c01 = { 0 }, c10 = { 0 }, c11 = { 0 };
-	sgemm_v4 c20 = { 0 }, c21 = { 0 }, c30 = { 0 }, c31 = { 0 };
-	float out[SGEMM_MR][SGEMM_NR];
-	uint64_t k, j;
-	unsigned r;
-
-	for (k = 0; k < kn; k++) {
-		sgemm_v4 b0, b1;
-
-		memcpy(&b0, p + k * SGEMM_NR, sizeof(b0));
-		memcpy(&b1, p + k * SGEMM_NR + 4, sizeof(b1));
-		c00 += a0[k] * b0;
-		c01 += a0[k] * b1;
-		c10 += a1[k] * b0;
-		c11 += a1[k] * b1;
-		c20 += a2[k] * b0;
-		c21 += a2[k] * b1;
-		c30 += a3[k] * b0;
-		c31 += a3[k] * b1;
-	}
-	memcpy(&out[0][0], &c00, 16);
-	memcpy(&out[0][4], &c01, 16);
-	memcpy(&out[1][0], &c10, 16);
-	memcpy(&out[1][4], &c11, 16);
-	memcpy(&out[2][0], &c20, 16);
-	memcpy(&out[2][4], &c21, 16);
-	memcpy(&out[3][0], &c30, 16);
-	memcpy(&out[3][4], &c31, 16);
-	for (r = 0; r < SGEMM_MR; r++)
-		for (j = 0; j < cols; j++)
-			c[r * ldc + j] += out[r][j];
-}
-
-#define SGEMM_TILE4_ARGS                                                       \
-	float *restrict c, uint64_t ldc, const float *restrict a,              \
-		uint64_t lda, const float *restrict p, uint64_t kn,            \
-		uint64_t cols
-
 static void sgemm_tile4_base(SGEMM_TILE4_ARGS)
 {
 	sgemm_tile4(c, ldc, a, lda, p, kn, cols);
 }
-
-/*
- * x86-64: the library is built for the SSE2 baseline; an AVX2+FMA copy of
- * the tile, picked at run time, is about twice as fast where available.
- * (Not target_clones: its ifunc resolver runs before the sanitizer
- * runtimes are up and crashes instrumented builds.)
- */
-#if defined(__x86_64__)
-__attribute__((target("avx2,fma"))) static void
-sgemm_tile4_avx2(SGEMM_TILE4_ARGS)
-{
-	sgemm_tile4(c, ldc, a, lda, p, kn, cols);
-}
-
-#else
-#define sgemm_tile4_avx2 sgemm_tile4_base
-#endif
 
 /* One leftover row: c[0:cols) += a[0:kn] * strip. */
 static void sgemm_tile1(float *restrict c, const float *restrict a,
@@ -222,9 +153,10 @@ static void sgemm(void **args, const struct accel_wg_ctx *ctx)
 	sgemm_wg(args, ctx, sgemm_tile4_base);
 }
 
-static void sgemm_avx2(void **args, const struct accel_wg_ctx *ctx)
+/* with the tile of the wide tier (cpu-arch-*.c: AVX2+FMA on x86-64) */
+static void sgemm_wide(void **args, const struct accel_wg_ctx *ctx)
 {
-	sgemm_wg(args, ctx, sgemm_tile4_avx2);
+	sgemm_wg(args, ctx, cpu_arch_sgemm_tile4_wide);
 }
 
 #define ARG(kind_, size_, addr_, qual_, name_, type_)                          \
@@ -263,7 +195,7 @@ static const struct accel_kernel_arg_desc sgemm_args[] = {
 static const struct cpu_kernel fill_u32_code = { .fn = fill_u32 };
 static const struct cpu_kernel copy_u8_code = { .fn = copy_u8 };
 static const struct cpu_kernel sgemm_code = { .fn = sgemm };
-static const struct cpu_kernel sgemm_avx2_code = { .fn = sgemm_avx2 };
+static const struct cpu_kernel sgemm_wide_code = { .fn = sgemm_wide };
 
 #define KERNEL(name_, code_, args_, static_local_)                             \
 	{                                                                      \
@@ -279,18 +211,18 @@ static const struct accel_kernel_info built_in_kernels[] = {
 	KERNEL(sgemm, sgemm_code, sgemm_args, SGEMM_PACK_BYTES),
 };
 
-/* The same with AVX2+FMA code, for x86-64-v3 and up. */
-static const struct accel_kernel_info built_in_kernels_v3[] = {
+/* The same with the wide tier's code (x86-64-v3 and up). */
+static const struct accel_kernel_info built_in_kernels_wide[] = {
 	KERNEL(fill_u32, fill_u32_code, fill_u32_args, 0),
 	KERNEL(copy_u8, copy_u8_code, copy_u8_args, 0),
-	KERNEL(sgemm, sgemm_avx2_code, sgemm_args, SGEMM_PACK_BYTES),
+	KERNEL(sgemm, sgemm_wide_code, sgemm_args, SGEMM_PACK_BYTES),
 };
 
-_Static_assert(ARRAY_SIZE(built_in_kernels) == ARRAY_SIZE(built_in_kernels_v3),
-	       "one kernel table per x86-64 level");
+_Static_assert(ARRAY_SIZE(built_in_kernels) == ARRAY_SIZE(built_in_kernels_wide),
+	       "one kernel table per tier");
 
 /*
- * Chosen by the code-generation level (cpu-target.c), not by what the
+ * Chosen by the code-generation tier (cpu-target.c), not by what the
  * host has alone, so ACCEL_CPU_TARGET=x86-64-v2 tests the plain code on
  * any machine.
  */
@@ -298,7 +230,10 @@ int cpu_get_built_in_kernels(struct accel_device *dev _unused_,
 			     const struct accel_kernel_info **ret,
 			     uint32_t *n)
 {
-	*ret = cpu_code_level() >= 3 ? built_in_kernels_v3 : built_in_kernels;
+	unsigned wide = cpu_arch_wide_builtins_tier();
+
+	*ret = wide && cpu_code_level() >= wide ? built_in_kernels_wide :
+						   built_in_kernels;
 	*n = ARRAY_SIZE(built_in_kernels);
 	return 0;
 }

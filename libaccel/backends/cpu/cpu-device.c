@@ -3,9 +3,6 @@
  * The CPU reference device: its properties, read from the machine, and
  * the backend's ops table.
  */
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -15,6 +12,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "cpu-arch.h"
 #include "cpu-private.h"
 #include "cpu-program.h"
 
@@ -53,50 +51,25 @@ static unsigned affinity_cpus(void)
 
 /*
  * Widest SIMD register the CPU (and OS) supports, in bytes, at the code
- * level in force (ACCEL_CPU_TARGET may narrow it).
+ * tier in force (ACCEL_CPU_TARGET may narrow it).
  */
 static unsigned simd_bytes(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned level = cpu_code_level();
-
-	__builtin_cpu_init();
-	if (level >= 4 && __builtin_cpu_supports("avx512f"))
-		return 64;
-	if (level >= 3 || (level == 2 && __builtin_cpu_supports("avx") &&
-			   !secure_getenv("ACCEL_CPU_TARGET")))
-		return 32;
-#endif
-	return 16;
-}
-
-/* Does generated code do half arithmetic natively (AVX512-FP16)? */
-static bool host_fp16_arithmetic(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
 	const char *env = secure_getenv("ACCEL_CPU_TARGET");
 
-	unsigned a, b, c, d;
-
-	__builtin_cpu_init();
-	/*
-	 * CPUID.(7,0):EDX bit 23; clang 16's __builtin_cpu_supports() has
-	 * no name for it. avx512f says the OS saves the AVX-512 state.
-	 */
-	return (!env || !*env || !strcmp(env, "host") ||
-		!strcmp(env, "native")) &&
-	       __builtin_cpu_supports("avx512f") &&
-	       __get_cpuid_count(7, 0, &a, &b, &c, &d) && (d & (1u << 23));
-#else
-	return false;
-#endif
+	return cpu_arch_simd_bytes(cpu_code_level(), env && *env &&
+				   strcmp(env, "host") &&
+				   strcmp(env, "native"));
 }
 
-struct cpuinfo {
-	char *model;
-	char *vendor;
-	uint64_t mhz;
-};
+/* Does generated code do half arithmetic natively? Host code only. */
+static bool host_fp16_arithmetic(void)
+{
+	const char *env = secure_getenv("ACCEL_CPU_TARGET");
+
+	return (!env || !*env || !strcmp(env, "host") ||
+		!strcmp(env, "native")) && cpu_arch_fp16_arithmetic();
+}
 
 /* "key<blanks>: value" -> value, or NULL if @line is not about @key. */
 static const char *cpuinfo_value(const char *line, const char *key)
@@ -113,14 +86,15 @@ static const char *cpuinfo_value(const char *line, const char *key)
 	return line + strspn(line, " \t");
 }
 
-/* The first processor's entries in /proc/cpuinfo (all optional). */
-static void read_cpuinfo(struct cpuinfo *info)
+void cpu_read_cpuinfo(const char *const *keys, char **values, size_t n)
 {
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	FILE *f;
 
+	for (size_t i = 0; i < n; i++)
+		values[i] = NULL;
 	f = fopen("/proc/cpuinfo", "re");
 	if (!f)
 		return;
@@ -131,12 +105,9 @@ static void read_cpuinfo(struct cpuinfo *info)
 			line[len - 1] = '\0';
 		if (!*line)
 			break; /* end of the first processor */
-		if (!info->model && (v = cpuinfo_value(line, "model name")))
-			info->model = strdup(v);
-		else if (!info->vendor && (v = cpuinfo_value(line, "vendor_id")))
-			info->vendor = strdup(v);
-		else if (!info->mhz && (v = cpuinfo_value(line, "cpu MHz")))
-			info->mhz = (uint64_t)(strtod(v, NULL) + 0.5);
+		for (size_t i = 0; i < n; i++)
+			if (!values[i] && (v = cpuinfo_value(line, keys[i])))
+				values[i] = strdup(v);
 	}
 	fclose(f);
 }
@@ -158,8 +129,9 @@ static uint64_t clock_mhz(const struct cpuinfo *info)
 }
 
 /*
- * The vendor as the CPU names itself (/proc/cpuinfo's vendor_id, as PoCL
- * gives it), not a vendor's product name: clients pick code paths by
+ * The vendor as the CPU names itself (x86: /proc/cpuinfo's vendor_id, as
+ * PoCL gives it; AArch64: the implementer of MIDR_EL1), not a vendor's
+ * product name: clients pick code paths by
  * CL_DEVICE_VENDOR, and "Intel" or "AMD" there stands for those vendors'
  * own GPU runtimes (OpenCV builds kernels tuned for Intel GPUs that race
  * on __local memory unless work-items run in lock-step).
@@ -288,7 +260,7 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 	uint64_t *p = dev->u64;
 	uint64_t global, simd = simd_bytes();
 	struct sysinfo si;
-	long line;
+	long long line;
 
 	p[ACCEL_DEVICE_U64_TYPE] = ACCEL_DEVICE_TYPE_CPU;
 	/*
@@ -352,7 +324,11 @@ static void set_props(struct accel_device *dev, const struct cpuinfo *info,
 		MAX(MIN(global / 8, 1024 * MIB), CPU_WORKER_STACK);
 	/* Sub-buffers start on 128 bytes: any vector type is aligned. */
 	p[ACCEL_DEVICE_U64_MEM_BASE_ADDR_ALIGN] = 128;
-	line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+	/* sysfs knows it on every architecture; glibc's sysconf() only
+	 * decodes x86's CPUID */
+	line = cache_attr(0, "coherency_line_size");
+	if (line <= 0)
+		line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
 	p[ACCEL_DEVICE_U64_CACHE_LINE_SIZE] = line > 0 ? (uint64_t)line : 64;
 	p[ACCEL_DEVICE_U64_CACHE_SIZE] = last_level_cache();
 
@@ -498,7 +474,7 @@ static int cpu_enumerate_builtin(struct accel_context *ctx)
 				    CPU_BUILD_REPORT_MS_DEFAULT) *
 		1000000;
 
-	read_cpuinfo(&info);
+	cpu_arch_identify(&info);
 	set_props(dev, &info, cpus);
 	/*
 	 * Non-temporal stores pay once the data cannot stay in the cache

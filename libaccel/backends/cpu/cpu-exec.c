@@ -10,11 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <xmmintrin.h>
-#endif
 
 #include "backend.h"
+#include "cpu-arch.h"
 #include "cpu-private.h"
 #include "cpu-printf.h"
 #include "cpu-program.h"
@@ -148,15 +146,6 @@ static void launch_run(const struct accel_launch *l, accel_wg_fn fn,
 	}
 }
 
-static void streaming_fence(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_sfence();
-#else
-	atomic_thread_fence(memory_order_seq_cst);
-#endif
-}
-
 static uint64_t xfer_size(const struct accel_cmd *cmd)
 {
 	switch (cmd->type) {
@@ -222,35 +211,6 @@ static int exec_begin(struct cpu_job *job, struct cpu_scratch *s)
 	return 0;
 }
 
-/*
- * -cl-denorms-are-zero: the kernel runs with MXCSR's DAZ (denormal inputs
- * read as zero) and FTZ (denormal results become zero, sign kept) on,
- * which cover float and double alike. Set per piece, and the worker's own
- * mode put back after it, as the same worker runs other kernels and
- * transfers next. Fibers (compiler-stub/runtime/fiber.c) start with the
- * mode they are made in. @return the mode to restore.
- */
-static unsigned int flush_denormals(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned int csr = _mm_getcsr();
-
-	_mm_setcsr(csr | (1u << 6) | (1u << 15));
-	return csr;
-#else
-	return 0;
-#endif
-}
-
-static void restore_fp_mode(unsigned int csr)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	_mm_setcsr(csr);
-#else
-	(void)csr;
-#endif
-}
-
 static void launch_piece(struct cpu_exec_job *ej, struct cpu_scratch *s,
 			 uint64_t b, uint64_t e)
 {
@@ -260,20 +220,28 @@ static void launch_piece(struct cpu_exec_job *ej, struct cpu_scratch *s,
 		launch_run(l, ej->launch.streaming_fn, ej->printf_buf, s, b, e);
 		/* non-temporal stores are weakly ordered: done before we
 		 * report these work-groups finished */
-		streaming_fence();
+		cpu_arch_streaming_fence();
 	} else {
 		launch_run(l, ej->launch.fn, ej->printf_buf, s, b, e);
 	}
 }
 
+/*
+ * -cl-denorms-are-zero: the kernel runs with denormal inputs and results
+ * of float and double flushed to zero (cpu-arch-<arch>.c: MXCSR's DAZ
+ * and FTZ, FPCR.FZ). Set per piece, and the worker's own mode put back
+ * after it, as the same worker runs other kernels and transfers next.
+ * Fibers (compiler-stub/runtime/fiber.c) start with the mode they are
+ * made in.
+ */
 static void launch_piece_fp(struct cpu_exec_job *ej, struct cpu_scratch *s,
 			    uint64_t b, uint64_t e)
 {
 	if (ej->launch.kernel_flags & CPU_KERNEL_DENORMS_ZERO) {
-		unsigned int csr = flush_denormals();
+		uint64_t fp_mode = cpu_arch_flush_denormals();
 
 		launch_piece(ej, s, b, e);
-		restore_fp_mode(csr);
+		cpu_arch_restore_fp_mode(fp_mode);
 	} else {
 		launch_piece(ej, s, b, e);
 	}

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch-relax.h"
 #include "platform/macros.h"
 #include "cpu-private.h"
 #include "platform/thread.h"
@@ -62,15 +63,6 @@ static ACCEL_TLS struct {
 	struct cpu_job *next;
 	unsigned n;
 } tls_worker;
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield" ::: "memory");
-#endif
-}
 
 static uint64_t now_ns(void)
 {
@@ -285,7 +277,7 @@ static void pool_spin(struct cpu_pool *pool, uint32_t seq)
 	for (i = 1;; i++) {
 		if (atomic_load_explicit(&pool->seq, memory_order_relaxed) != seq)
 			return;
-		cpu_relax();
+		accel_cpu_relax();
 		if (!(i & 63)) {
 			uint64_t now = now_ns();
 

@@ -254,11 +254,14 @@ int cpu_chain_execute(struct accel_queue *queue, struct accel_cmd *cmd);
 /* ---- built-in kernels (cpu-builtins.c) ---- */
 
 /*
- * cpu-target.c: what compiled code targets, "host (x86-64-vN)" or the
+ * cpu-target.c: what compiled code targets, "host (<tier>)" or the
  * value of ACCEL_CPU_TARGET (ACCEL_DEVICE_STRING_CODE_TARGET).
  */
 void cpu_code_target(char *buf, size_t size);
-/* The x86-64 level code runs at: the host's, or lower if narrowed. */
+/*
+ * The code tier (cpu-arch.h) code runs at: the host's, or lower if
+ * ACCEL_CPU_TARGET narrows it.
+ */
 unsigned cpu_code_level(void);
 
 int cpu_get_built_in_kernels(struct accel_device *dev,

@@ -1,63 +1,36 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the compiler generates code for on this device, as the device's
- * ACCEL_DEVICE_STRING_CODE_TARGET: the x86-64 micro-architecture level of
- * the host ("host (x86-64-v4)": every feature of this CPU, at least that
- * level), or the level ACCEL_CPU_TARGET narrows it to; the built-in
- * kernels and the reported vector widths follow the same level. The
- * compiler module (compiler-stub/codegen/target.c) owns the feature lists; this
- * only names the level, without loading LLVM.
+ * ACCEL_DEVICE_STRING_CODE_TARGET: the code tier of the host ("host
+ * (x86-64-v4)", "host (armv8.2-a+sve)": every feature of this CPU, at
+ * least that tier), or the tier ACCEL_CPU_TARGET narrows it to; the
+ * built-in kernels and the reported vector widths follow the same tier.
+ * The tiers are the architecture's (cpu-arch-<arch>.c); the compiler
+ * module (compiler-stub/codegen/target-<arch>.c) owns their feature
+ * lists; this only names the tier, without loading LLVM.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu-arch.h"
 #include "cpu-private.h"
 
-static const char *const level_names[] = {
-	"x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4",
-};
-
-/* The host's x86-64 level, 1..4 (0 off x86). */
-static unsigned host_level(void)
-{
-#if defined(__x86_64__)
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx512f") &&
-	    __builtin_cpu_supports("avx512bw") &&
-	    __builtin_cpu_supports("avx512cd") &&
-	    __builtin_cpu_supports("avx512dq") &&
-	    __builtin_cpu_supports("avx512vl") &&
-	    __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-	    __builtin_cpu_supports("bmi2"))
-		return 4;
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-	    __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2"))
-		return 3;
-	if (__builtin_cpu_supports("sse4.2") &&
-	    __builtin_cpu_supports("popcnt") &&
-	    __builtin_cpu_supports("ssse3"))
-		return 2;
-	return 1;
-#else
-	return 0;
-#endif
-}
-
-/* The level $ACCEL_CPU_TARGET names, 0 for none (host). */
-static unsigned env_level(void)
+/* The tier $ACCEL_CPU_TARGET names, 0 for none (host). */
+static unsigned env_tier(void)
 {
 	const char *env = secure_getenv("ACCEL_CPU_TARGET");
+	const char *name;
 
-	for (unsigned i = 0; env && i < 4; i++)
-		if (!strcmp(env, level_names[i]))
-			return i + 1;
+	for (unsigned i = 1; env && (name = cpu_arch_tier_name(i)); i++)
+		if (!strcmp(env, name))
+			return i;
 	return 0;
 }
 
 unsigned cpu_code_level(void)
 {
-	unsigned host = host_level(), env = env_level();
+	unsigned host = cpu_arch_host_tier(), env = env_tier();
 
 	return env && env < host ? env : host;
 }
@@ -65,11 +38,10 @@ unsigned cpu_code_level(void)
 void cpu_code_target(char *buf, size_t size)
 {
 	const char *env = secure_getenv("ACCEL_CPU_TARGET");
-	unsigned host = host_level();
+	const char *host = cpu_arch_tier_name(cpu_arch_host_tier());
 
 	if (!env || !*env || !strcmp(env, "host") || !strcmp(env, "native"))
-		snprintf(buf, size, "host (%s)",
-			 host ? level_names[host - 1] : "?");
+		snprintf(buf, size, "host (%s)", host ? host : "?");
 	else
 		snprintf(buf, size, "%s", env);
 }
