@@ -173,8 +173,14 @@ if [ -n "$counts" ]; then
 	read -r failed total nsets <<<"$counts"
 	line="$((total - failed))/$total tests passed"
 	[ "$nsets" = "${#runs[@]}" ] || line="$line (only $nsets of ${#runs[@]} ctest runs finished)"
+	# ctest counts a skipped test as passed: say how many, and name the
+	# failures.
 	skipped=$(cat "$build"/ctest-guest-*.log | grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Skipped')
-	[ "$skipped" = 0 ] || line="$line, $skipped skipped"
+	[ "$skipped" = 0 ] || line="$line ($skipped skipped)"
+	names=$(cat "$build"/ctest-guest-*.log |
+		sed -n 's/^[[:space:]]*[0-9]\{1,\} - \([^ ]*\) (\(Failed\|Timeout\|.*Exception\|Not Run\))$/\1/p' |
+		paste -sd ' ')
+	[ -z "$names" ] || line="$line; failed: $names"
 else
 	line="ctest gave no result"
 fi

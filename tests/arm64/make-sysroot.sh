@@ -41,7 +41,9 @@ PACKAGES=(
 [ $# -eq 1 ] || { echo "usage: $0 <dir>" >&2; exit 2; }
 dir=$1
 mirror=${ACCEL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-stamp_text="${PACKAGES[*]} $mirror"
+# Bump when the fix-ups below change, so that a cached tree is remade.
+FIXUPS=2
+stamp_text="${PACKAGES[*]} $mirror fixups=$FIXUPS"
 
 if [ -f "$dir/.accel-sysroot" ] &&
    [ "$(cat "$dir/.accel-sysroot")" = "$stamp_text" ]; then
@@ -89,6 +91,13 @@ done < <(find "$tmp" -path "$tmp/dev" -prune -o -type l -lname '/*' -print0)
 
 # /bin/sh is made by dash's maintainer script.
 [ -e "$tmp/bin/sh" ] || ln -s dash "$tmp/bin/sh"
+
+# BLAS and LAPACK are reached through update-alternatives links, made by
+# their maintainer scripts: numpy (pyopencl's) cannot load without them.
+ml=$tmp/usr/lib/aarch64-linux-gnu
+for lib in blas/libblas.so.3 lapack/liblapack.so.3; do
+	[ -e "$ml/$lib" ] && [ ! -e "$ml/${lib#*/}" ] && ln -s "$lib" "$ml/${lib#*/}"
+done
 
 echo "$stamp_text" >"$tmp/.accel-sysroot"
 mv "$tmp" "$dir" || die "cannot move $tmp to $dir"
