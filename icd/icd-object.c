@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The common head of every OpenCL object: validity and the two counts. */
+#include <stdlib.h>
+
 #include "icd.h"
 
 void icd_object_init(struct icd_object *o, cl_platform_id platform,

@@ -31,13 +31,14 @@
 #include "cache.h"
 #include "job.h"
 #include "runtime/fiber-stack.h"
+#include "target-arch.h"
 
 /* what a call out of the module may use: glibc's libm and libmvec */
 #define STACK_EXTERN 8192u
 /* each frame's return address, which LLVM's frame size leaves out */
 #define RETURN_ADDRESS 8u
 /* what the deepest function (a leaf) may use below the stack pointer */
-#define RED_ZONE 128u
+#define RED_ZONE accelc_arch_red_zone
 
 /* Name of @p f as a NUL-terminated copy; NULL without memory. */
 static char *fn_name(LLVMValueRef f)
@@ -438,6 +439,25 @@ static void combine(struct need *acc, struct need callee)
 	acc->unbounded |= callee.unbounded;
 }
 
+/*
+ * Math intrinsics that code generation makes libm calls of (powf, sinf,
+ * ...) unless the target has an instruction: where no libmvec variant
+ * replaced them (AArch64 has none), they are calls out of the module.
+ */
+static bool libm_intrinsic(const char *name)
+{
+	static const char *const libm[] = {
+		"llvm.sin.", "llvm.cos.", "llvm.pow.", "llvm.powi.",
+		"llvm.exp.", "llvm.exp2.", "llvm.log.", "llvm.log2.",
+		"llvm.log10.",
+	};
+
+	for (size_t i = 0; i < sizeof(libm) / sizeof(libm[0]); i++)
+		if (!strncmp(name, libm[i], strlen(libm[i])))
+			return true;
+	return false;
+}
+
 /* What calling @p call adds below the caller's frame. */
 static bool callee_need(struct chain *ch, LLVMValueRef call,
 			struct need *ret, LLVMValueRef *ret_fn)
@@ -455,9 +475,10 @@ static bool callee_need(struct chain *ch, LLVMValueRef call,
 	}
 	if (LLVMIsDeclaration(g)) {
 		name = LLVMGetValueName2(g, &n);
-		/* intrinsics are instructions, not calls, but for mem*() */
+		/* intrinsics are instructions, not calls, but for mem*() and
+		 * the math the backend turns into libm calls */
 		if (n > 5 && !strncmp(name, "llvm.", 5) &&
-		    strncmp(name, "llvm.mem", 8))
+		    strncmp(name, "llvm.mem", 8) && !libm_intrinsic(name))
 			return true;
 		ret->bytes = STACK_EXTERN;
 		return true;

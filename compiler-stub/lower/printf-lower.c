@@ -11,8 +11,9 @@
  * call then sits in a wrapper, whose second parameter is the ctx. The
  * format is parsed here, at compile time (the specification requires a
  * format resolvable at compile time): the argument layout follows from it,
- * not from the LLVM types, which the x86-64 ABI rewrites for variadic
- * calls (int2 arrives as a double, float16 by pointer). The formats go
+ * not from the LLVM types, which the target's ABI rewrites for variadic
+ * calls (x86-64: int2 arrives as a double, float16 byval; AArch64:
+ * float3 as <4 x i32>, float16 by a plain pointer to a copy). The formats go
  * into a table the program exports; records name them by index.
  */
 #include <errno.h>
@@ -149,9 +150,28 @@ static LLVMTypeRef byval_type(LLVMValueRef call, unsigned operand)
 	return a ? LLVMGetTypeAttributeValue(a) : NULL;
 }
 
-static uint64_t arg_bytes(struct pl *p, LLVMValueRef call, unsigned operand)
+/*
+ * The vector a vector conversion's argument passes by reference: byval
+ * (x86-64), or a plain pointer to the caller's temporary copy (AArch64,
+ * for vectors above 16 bytes); NULL when it is passed by value.
+ */
+static LLVMTypeRef vec_ref_type(LLVMValueRef call, unsigned operand)
 {
 	LLVMTypeRef bv = byval_type(call, operand);
+	LLVMValueRef v = LLVMGetOperand(call, operand);
+	LLVMTypeRef t;
+
+	if (bv)
+		return bv;
+	if (!LLVMIsAAllocaInst(v))
+		return NULL;
+	t = LLVMGetAllocatedType(v);
+	return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? t : NULL;
+}
+
+static uint64_t arg_bytes(struct pl *p, LLVMValueRef call, unsigned operand)
+{
+	LLVMTypeRef bv = vec_ref_type(call, operand);
 	LLVMTypeRef t = bv ? bv : LLVMTypeOf(LLVMGetOperand(call, operand));
 
 	return LLVMStoreSizeOfType(p->l->st->td, t);
@@ -210,7 +230,7 @@ static int plan_vector(struct pl *p, struct site *s, struct accelc_pf_spec *sp,
 	    !(sp->vec == 3 && have == 4ull * elem))
 		return -EINVAL;
 	/* a value is stored whole: it must fit its padded slot */
-	if (!byval_type(s->call, arg + 1) &&
+	if (!vec_ref_type(s->call, arg + 1) &&
 	    have > align8((uint64_t)sp->vec * elem))
 		return -EINVAL;
 	return add_item(s, IT_VEC, arg, sp->vec * elem);
@@ -472,7 +492,7 @@ static void build_stores(struct pl *p, struct site *s, LLVMValueRef fn,
 			store_at(p, to_double(p, v), rec, pos);
 			break;
 		case IT_VEC:
-			if (byval_type(s->call, it->arg + 1))
+			if (vec_ref_type(s->call, it->arg + 1))
 				LLVMBuildMemCpy(p->b, gep8(p, rec, pos), 1, v,
 						1, LLVMConstInt(p->i64,
 								it->bytes, 0));
