@@ -31,7 +31,7 @@ timeout=${ACCEL_ARM64_TIMEOUT:-900}
 summary() { echo "arm64: $*"; }
 skip() {
 	echo "$prog: SKIP: $*" >&2
-	summary "skipped: $*"
+	summary "$*"
 	exit 77
 }
 fail() {
@@ -171,7 +171,7 @@ counts=$(cat "$build"/ctest-guest-*.log 2>/dev/null |
 	awk '{ f += $1; t += $2; n++ } END { if (n) printf "%d %d %d", f, t, n }')
 if [ -n "$counts" ]; then
 	read -r failed total nsets <<<"$counts"
-	line="$((total - failed))/$total tests passed"
+	line="$((total - failed))/$total tests passed in the guest (${ACCEL_ARM64_TESTS:-ci} set)"
 	[ "$nsets" = "${#runs[@]}" ] || line="$line (only $nsets of ${#runs[@]} ctest runs finished)"
 	# ctest counts a skipped test as passed: say how many, and name the
 	# failures.
@@ -184,7 +184,6 @@ if [ -n "$counts" ]; then
 else
 	line="ctest gave no result"
 fi
-line="$line in the guest (${ACCEL_ARM64_TESTS:-ci} set)"
 # The tier accel-info named.
 tier=$(grep -m1 -E '^ *Code target' "$build/accel-info.txt" 2>/dev/null |
 	grep -oE "$tier_re" | head -n1)
