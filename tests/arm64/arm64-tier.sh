@@ -9,9 +9,11 @@
 # Debian's arm64 6.12 kernel under qemu-system-aarch64 once
 # (tests/kernel/vm-run.sh --arch arm64) and runs there, in that one boot:
 # accel-info (the CPU device must name its NEON/SVE tier) and ctest over
-# every test of the build but the host-only labels. Its last line is the
-# summary tools/run-tests.sh prints:
-#   arm64: <ctest's line>; sysroot Ns, build Ns, guest Ns
+# the default set of tests (below) or, with ACCEL_ARM64_TESTS=all, every
+# test but the host-only labels. Its last line is the summary
+# tools/run-tests.sh prints:
+#   arm64: <passed>/<total> tests passed ...; accel-info: <tier>;
+#          sysroot Ns, build Ns, guest Ns
 #
 # Environment: ACCEL_ARM64_COMPILER=ON|OFF overrides whether the OpenCL C
 # compiler is cross-built (default: ON where compiler-stub/ has an AArch64
