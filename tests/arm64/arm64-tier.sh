@@ -19,7 +19,10 @@
 # compiler is cross-built (default: ON where compiler-stub/ has an AArch64
 # target); ACCEL_ARM64_TIMEOUT (seconds of the whole guest run, default
 # 900); ACCEL_ARM64_WERROR=OFF builds with warnings not made errors (as
-# the sanitizer tiers do; default ON: an arm64-only warning fails here).
+# the sanitizer tiers do; default ON: an arm64-only warning fails here);
+# ACCEL_ARM64_TESTS=ci|all (default ci); ACCEL_ARM64_TIMEOUT_SCALE
+# (factor on every test's TIMEOUT, default 4); ACCEL_ARM64_JOBS (build
+# jobs, default 2).
 # Exit codes: 0 passed, 77 cannot run here (reason printed), 1 failed.
 
 set -uo pipefail
