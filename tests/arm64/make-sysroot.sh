@@ -72,7 +72,9 @@ if ! mmdebstrap --quiet --variant=extract --arch=arm64 --include="$includes" \
 	>"$tmp.log" 2>&1; then
 	tail -n 5 "$tmp.log" >&2
 	rm -rf "$tmp"
-	if grep -qE 'Could not resolve|Failed to fetch|Temporary failure|Unable to connect' \
+	# Failing to read the mirror's indices is the mirror's failure
+	# (mmdebstrap --quiet says no more than "apt-get update ... failed").
+	if grep -qE 'apt-get update .*failed|Could not resolve|Failed to fetch|Temporary failure|Unable to connect' \
 		"$tmp.log"; then
 		skip "the Debian mirror ($mirror) cannot be reached"
 	fi
