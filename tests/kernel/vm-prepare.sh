@@ -10,7 +10,7 @@
 #
 # --arch arm64 prepares an arm64 guest instead: its kernel, modules and
 # busybox come from --sysroot DIR, a tree of unpacked arm64 Debian
-# packages (tests/arm64/arm64-tier.sh makes it) that is also the guest's
+# packages (tests/arm64/make-sysroot.sh makes it) that is also the guest's
 # root.  One cache holds one architecture.
 #
 # Idempotent: the result is described by <cache-dir>/vm.env, and a later
