@@ -162,6 +162,10 @@ rm -f "$build"/ctest-guest-*.log "$build/accel-info.txt"
 	done
 } >"$batch"
 
+# The compiler's deadline per build step is meant for native speed
+# (the ASan tier raises it too): scaled as the test timeouts are.
+export ACCEL_COMPILE_TIMEOUT_MS=${ACCEL_COMPILE_TIMEOUT_MS:-$((60000 * scale))}
+
 t=$SECONDS
 # Multi-threaded TCG: the two vCPUs run on two host threads (the
 # cross-vCPU patching fault seen with the x86 guest is x86's).
