@@ -32,7 +32,7 @@ PACKAGES=(
 	# a shell and the tools tests and ctest use, soft-RoCE (rdma tool
 	# and the rxe provider)
 	linux-image-6.12-arm64 busybox-static bash dash coreutils grep sed
-	mawk findutils util-linux procps kmod iproute2 ibverbs-providers
+	mawk findutils diffutils util-linux procps kmod iproute2 ibverbs-providers
 	cmake
 	# the ICD tests' clients
 	clinfo python3 python3-pyopencl python3-numpy
