@@ -90,11 +90,21 @@ float OVL lgamma(float x) { return lgammaf(x); }
 double OVL lgamma(double x) { return libm_lgamma(x); }
 SPLIT1(lgamma, float, float) SPLIT1(lgamma, double, double)
 
-/* fmin/fmax: a NaN operand yields the other, as llvm.minnum does */
-float OVL fmin(float x, float y) { return __builtin_fminf(x, y); }
-double OVL fmin(double x, double y) { return __builtin_fmin(x, y); }
-float OVL fmax(float x, float y) { return __builtin_fmaxf(x, y); }
-double OVL fmax(double x, double y) { return __builtin_fmax(x, y); }
+/*
+ * fmin/fmax: a NaN operand yields the other, as llvm.minnum does on
+ * x86-64. AArch64's FMINNM/FMAXNM return a NaN for a signaling NaN
+ * (IEEE 754-2008 minNum), so there NaNs are tested first.
+ */
+#if defined(__aarch64__)
+#define NAN_OTHER(f, x, y) (isnan(x) ? (y) : isnan(y) ? (x) : f(x, y))
+#else
+#define NAN_OTHER(f, x, y) f(x, y)
+#endif
+float OVL fmin(float x, float y) { return NAN_OTHER(__builtin_fminf, x, y); }
+double OVL fmin(double x, double y) { return NAN_OTHER(__builtin_fmin, x, y); }
+float OVL fmax(float x, float y) { return NAN_OTHER(__builtin_fmaxf, x, y); }
+double OVL fmax(double x, double y) { return NAN_OTHER(__builtin_fmax, x, y); }
+#undef NAN_OTHER
 SPLIT2(fmin, float, float, float) SPLIT2(fmin, double, double, double)
 SPLIT2(fmax, float, float, float) SPLIT2(fmax, double, double, double)
 SPLIT2S(fmin, float, float, float) SPLIT2S(fmin, double, double, double)
@@ -250,9 +260,24 @@ SPLIT1(sinpi, float, float) SPLIT1(sinpi, double, double)
 SPLIT1(cospi, float, float) SPLIT1(cospi, double, double)
 SPLIT1(tanpi, float, float) SPLIT1(tanpi, double, double)
 
-/* glibc's ilogb(NaN) is INT_MIN on x86, OpenCL's FP_ILOGBNAN INT_MAX */
-int OVL ilogb(float x) { return isnan(x) ? FP_ILOGBNAN : __builtin_ilogbf(x); }
-int OVL ilogb(double x) { return isnan(x) ? FP_ILOGBNAN : __builtin_ilogb(x); }
+/*
+ * glibc's ilogb(NaN) is INT_MIN on x86, OpenCL's FP_ILOGBNAN INT_MAX;
+ * its ilogb(0) is -INT_MAX on AArch64, OpenCL's FP_ILOGB0 INT_MIN
+ */
+#if defined(__aarch64__)
+#define ILOGB0(x, v) ((x) == 0 ? FP_ILOGB0 : (v))
+#else
+#define ILOGB0(x, v) (v)
+#endif
+int OVL ilogb(float x)
+{
+	return isnan(x) ? FP_ILOGBNAN : ILOGB0(x, __builtin_ilogbf(x));
+}
+int OVL ilogb(double x)
+{
+	return isnan(x) ? FP_ILOGBNAN : ILOGB0(x, __builtin_ilogb(x));
+}
+#undef ILOGB0
 SPLIT1(ilogb, float, int) SPLIT1(ilogb, double, int)
 
 float OVL ldexp(float x, int n) { return __builtin_ldexpf(x, n); }

@@ -32,7 +32,7 @@ int accelc_host_cpu(char **name, char **features)
 	char *n = LLVMGetHostCPUName(), *f = LLVMGetHostCPUFeatures();
 
 	*name = n ? strdup(n) : NULL;
-	*features = f ? strdup(f) : NULL;
+	*features = f ? accelc_arch_host_features(f) : NULL;
 	LLVMDisposeMessage(n);
 	LLVMDisposeMessage(f);
 	if (!*name || !*features) {

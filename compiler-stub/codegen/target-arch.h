@@ -48,6 +48,12 @@ unsigned accelc_arch_vector_bits(const char *features, size_t len);
  */
 const char *accelc_arch_wide_vector_width(const char *features, size_t len);
 
+/*
+ * The host's feature list from LLVM's (@p llvm), completed with what the
+ * architecture's own sources tell (malloc'ed; NULL without memory).
+ */
+char *accelc_arch_host_features(const char *llvm);
+
 /* Bytes a leaf function may use below the stack pointer. */
 extern const unsigned accelc_arch_red_zone;
 

@@ -63,5 +63,11 @@ const char *accelc_arch_wide_vector_width(const char *features, size_t len)
 	return memmem(features, len, "+avx512f", 8) ? "512" : NULL;
 }
 
+/* LLVM reads CPUID itself */
+char *accelc_arch_host_features(const char *llvm)
+{
+	return strdup(llvm);
+}
+
 /* the psABI's red zone: a leaf function may keep its frame there */
 const unsigned accelc_arch_red_zone = 128;

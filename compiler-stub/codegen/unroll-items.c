@@ -63,10 +63,10 @@ struct tagged {
  * A work-item loop with a loop unrolled into it has a long body of its
  * own: one vector iteration of it, not two interleaved, as two spill the
  * registers (a 4 x 4 register tile is 16 vectors) and need twice the
- * work-items to enter the vector body; and on AVX-512 whole zmm
- * registers, 16 work-items per vector (LLVM prefers 256-bit vectors on
- * Intel's AVX-512 CPUs for code that uses them lightly, which this does
- * not). Every work-item loop of @p f gets the interleave count; those
+ * work-items to enter the vector body; and where the CPU's tuning
+ * avoids its widest registers (accelc_arch_wide_vector_width(): LLVM
+ * prefers 256-bit vectors on Intel's AVX-512 CPUs for code that uses
+ * them lightly, which this does not), those, 16 work-items per zmm. Every work-item loop of @p f gets the interleave count; those
  * whose addresses divide the work-item id (a tile copied to local memory
  * transposed: lid / 4, lid % 4) are not vectorised, as gathers and
  * scatters of the split float4 cost more than the float4 accesses did.

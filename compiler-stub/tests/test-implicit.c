@@ -199,8 +199,13 @@ static void test_loops(void **state)
 			const char *ir = accelc_result_get_ir(p.res);
 			const char *f = strstr(ir, "define void @mm__wg");
 			const char *end = f ? strstr(f, "\n}\n") : NULL;
+			/* fixed-width or scalable (SVE) vectors */
 			const char *v = f ? strstr(f, "@llvm.fmuladd.v") : NULL;
+			const char *nxv = f ? strstr(f, "@llvm.fmuladd.nxv") :
+					      NULL;
 
+			if (!v || (nxv && nxv < v))
+				v = nxv;
 			assert_true(end && v && v < end);
 		}
 		for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++)
