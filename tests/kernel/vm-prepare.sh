@@ -79,7 +79,9 @@ cache_ready() {
 		[ "${ARCH:-amd64}" = "$arch" ] &&
 		{ [ "$arch" = amd64 ] || [ "$MODROOT" = "$sysroot" ]; } &&
 		[ -s "$KERNEL" ] && [ -s "$INITRD" ] &&
-		[ -d "$MODROOT/lib/modules/$KVER" ]
+		[ -d "$MODROOT/lib/modules/$KVER" ] &&
+		# (a sysroot made anew has no modules.dep until depmod runs)
+		[ -s "$MODROOT/lib/modules/$KVER/modules.dep" ]
 }
 
 if [ "$refresh" = 0 ] && cache_ready; then
