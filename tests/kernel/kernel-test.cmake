@@ -24,7 +24,8 @@
 # Cross-built for arm64 (tools/arm64-toolchain.cmake), ctest itself runs
 # inside the arm64 guest (tests/arm64/): each such test is then its
 # commands run there directly (run-commands.sh), labelled "kernel" and
-# "arm64-guest". A test needing QEMU devices, memory or an IOMMU of its own
+# "arm64-guest", and alone (RUN_SERIAL: on x86-64 each has a VM of its
+# own; here one reloads vgem while others may hold it). A test needing QEMU devices, memory or an IOMMU of its own
 # is not registered there: the one guest has none of them.
 
 include_guard(GLOBAL)
@@ -171,5 +172,5 @@ macro(_accel_add_in_guest_test)
 		SKIP_RETURN_CODE 77
 		LABELS "${labels};arm64-guest"
 		ENVIRONMENT "${guest_env}"
-		RESOURCE_LOCK accel_kernel_vm)
+		RUN_SERIAL TRUE)
 endmacro()
