@@ -12,6 +12,11 @@
 #   asan    build-asan/  ASan+UBSan (+LeakSanitizer), all but labels abi, bench,
 #                        packaging
 #   tsan    build-tsan/  TSan, tests labelled `threads`
+#   arm64   build-arm64/ cross-built for arm64, run in one boot of Debian's
+#                        arm64 kernel under qemu-system-aarch64: accel-info
+#                        and the tests that fit the CI budget, about 10 min
+#                        (tests/arm64/arm64-tier.sh); SKIP without the
+#                        cross toolchain, QEMU or the Debian mirror
 #   fuzz    build-fuzz/  libFuzzer (clang-16): ICD, C API, binary container,
 #                        bounded (tests/fuzz/run-fuzzers.sh)
 #   clients build/       piglit's cl profile and CLBlast's tests, vs PoCL
@@ -277,6 +282,29 @@ else
 		run_ctest tsan build-tsan -L '^threads$'
 fi
 restore_rnd_bits
+
+# ---- arm64 -----------------------------------------------------------------------
+#
+# The tree cross-built for arm64 against a sysroot of Debian's arm64
+# packages (cached in build-arm64/sysroot), then one boot of Debian's arm64
+# kernel under TCG running accel-info and ctest (tests/arm64/README.md).
+# Exit 77 (no cross compiler, QEMU or mirror) is reported, not failed.
+
+say "arm64 tier (build-arm64/, tests/arm64/arm64-tier.sh)"
+start=$SECONDS
+mkdir -p build-arm64
+arm64_log=$PWD/build-arm64/arm64-tier.log
+tests/arm64/arm64-tier.sh "$PWD/build-arm64" 2>&1 | tee "$arm64_log"
+rc=${PIPESTATUS[0]}
+line=$(grep '^arm64: ' "$arm64_log" | tail -n1)
+line="${line#arm64: } ($((SECONDS - start))s)"
+if [ "$rc" -eq 0 ]; then
+	record arm64 PASS "$line"
+elif [ "$rc" -eq 77 ]; then
+	summary+=("$(printf '%-6s %-5s %s' arm64 SKIP "$line")")
+else
+	record arm64 FAIL "$line; log: $arm64_log"
+fi
 
 # ---- fuzz ------------------------------------------------------------------------
 #

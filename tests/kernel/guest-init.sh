@@ -57,7 +57,16 @@ if [ -d "$R$MODROOT/lib/modules/$KVER" ]; then
 	mount --bind "$R$MODROOT/lib/modules/$KVER" "$R/lib/modules/$KVER"
 fi
 
-# Host directories the test may write to for real (vm-run.sh --rw).
+# Host directories seen read-only at their own path (vm-run.sh --ro: an
+# arm64 guest's root is the arm64 sysroot, not the host's /), then those
+# the test may write to for real (vm-run.sh --rw), which may lie inside.
+i=0
+for dir in $RO_DIRS; do
+	i=$((i + 1))
+	mkdir -p "$R$dir"
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose,ro \
+		"ro$i" "$R$dir" || say "cannot mount $dir"
+done
 i=0
 for dir in $RW_DIRS; do
 	i=$((i + 1))

@@ -21,6 +21,8 @@ mark "stage 2"
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8 ACCEL_KERNEL_VM=1
+# The kernel's config: what it was built without (tests skip on that).
+[ -r "${KCONFIG:-}" ] && export ACCEL_KERNEL_CONFIG=$KCONFIG
 # shellcheck disable=SC1091
 . "$X/env.sh"
 

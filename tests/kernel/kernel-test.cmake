@@ -20,8 +20,25 @@
 # COMMANDs.  Exit 77 (skip) from every command, or from vm-run.sh when
 # the VM cannot run here, makes the test "skipped".  Tests share one
 # RESOURCE_LOCK: a two-core machine runs one VM at a time.
+#
+# Cross-built for arm64 (tools/arm64-toolchain.cmake), ctest itself runs
+# inside the arm64 guest (tests/arm64/): each such test is then its
+# commands run there directly (run-commands.sh), labelled "kernel" and
+# "arm64-guest", and alone (RUN_SERIAL: on x86-64 each has a VM of its
+# own; here one reloads vgem while others may hold it). A test needing QEMU devices, memory or an IOMMU of its own
+# is not registered there: the one guest has none of them.
 
 include_guard(GLOBAL)
+
+# The tests run inside the arm64 guest already (see above). Cached, as
+# ACCEL_KERNEL_DIR: the guard keeps later includes from setting it in
+# their own directory scope.
+if(CMAKE_CROSSCOMPILING AND CMAKE_SYSTEM_NAME STREQUAL "Linux" AND
+   CMAKE_SYSTEM_PROCESSOR STREQUAL "aarch64")
+	set(ACCEL_KERNEL_IN_GUEST ON CACHE INTERNAL "ctest runs in the arm64 guest")
+else()
+	set(ACCEL_KERNEL_IN_GUEST OFF CACHE INTERNAL "ctest runs in the arm64 guest")
+endif()
 
 set(ACCEL_KERNEL_DIR "${CMAKE_CURRENT_LIST_DIR}" CACHE INTERNAL
     "tests/kernel source folder")
@@ -86,6 +103,10 @@ function(accel_add_kernel_test)
 			"leaves no time to boot")
 	endif()
 
+	if(ACCEL_KERNEL_IN_GUEST)
+		_accel_add_in_guest_test()
+		return()
+	endif()
 	# The guest is x86-64 and runs the host's binaries.
 	if(NOT CMAKE_SYSTEM_NAME STREQUAL "Linux" OR
 	   NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
@@ -105,19 +126,7 @@ function(accel_add_kernel_test)
 		add_test(NAME "${name}" COMMAND ${run} -- ${cmd_1}
 			WORKING_DIRECTORY "${workdir}")
 	else()
-		# One line per command, each argument single-quoted for the
-		# guest's bash.
-		set(content "")
-		foreach(i RANGE 1 ${ncmd})
-			set(line "")
-			foreach(word IN LISTS cmd_${i})
-				string(REPLACE "'" "'\\''" word "${word}")
-				string(APPEND line "'${word}' ")
-			endforeach()
-			string(APPEND content "${line}\n")
-		endforeach()
-		set(batch "${CMAKE_CURRENT_BINARY_DIR}/kernel-batch/${name}-$<CONFIG>.sh")
-		file(GENERATE OUTPUT "${batch}" CONTENT "${content}")
+		_accel_kernel_batch_file(batch)
 		add_test(NAME "${name}" COMMAND ${run} --batch "${batch}"
 			WORKING_DIRECTORY "${workdir}")
 	endif()
@@ -128,3 +137,40 @@ function(accel_add_kernel_test)
 		LABELS "${labels}"
 		RESOURCE_LOCK accel_kernel_vm)
 endfunction()
+
+# The commands cmd_1..cmd_<ncmd> of test <name> as a batch file, one
+# line per command, each argument single-quoted for the guest's bash;
+# sets <var> to its path.
+macro(_accel_kernel_batch_file var)
+	set(content "")
+	foreach(i RANGE 1 ${ncmd})
+		set(line "")
+		foreach(word IN LISTS cmd_${i})
+			string(REPLACE "'" "'\\''" word "${word}")
+			string(APPEND line "'${word}' ")
+		endforeach()
+		string(APPEND content "${line}\n")
+	endforeach()
+	set(${var} "${CMAKE_CURRENT_BINARY_DIR}/kernel-batch/${name}-$<CONFIG>.sh")
+	file(GENERATE OUTPUT "${${var}}" CONTENT "${content}")
+endmacro()
+
+# accel_add_kernel_test() inside the guest: the caller's variables.
+macro(_accel_add_in_guest_test)
+	if(devices OR memory OR iommu)
+		message(STATUS "${name}: needs a VM of its own (devices, memory "
+			"or IOMMU), not run in the arm64 guest")
+		return()
+	endif()
+	_accel_kernel_batch_file(batch)
+	add_test(NAME "${name}" COMMAND bash
+		"${ACCEL_KERNEL_DIR}/run-commands.sh" "${batch}"
+		WORKING_DIRECTORY "${workdir}")
+	string(REPLACE "--env;" "" guest_env "${envs}")
+	set_tests_properties("${name}" PROPERTIES
+		TIMEOUT ${timeout}
+		SKIP_RETURN_CODE 77
+		LABELS "${labels};arm64-guest"
+		ENVIRONMENT "${guest_env}"
+		RUN_SERIAL TRUE)
+endmacro()

@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# vm-prepare.sh <cache-dir> [--refresh]
+# vm-prepare.sh <cache-dir> [--refresh] [--arch amd64|arm64] [--sysroot DIR]
 #
 # Prepares what vm-run.sh boots: Debian's own 6.12 kernel (fetched with
 # apt-get download and unpacked into the cache, never installed into /),
 # an uncompressed PVH vmlinux when one can be extracted, and a small
 # busybox initramfs carrying the modules the guest needs.
+#
+# --arch arm64 prepares an arm64 guest instead: its kernel, modules and
+# busybox come from --sysroot DIR, a tree of unpacked arm64 Debian
+# packages (tests/arm64/make-sysroot.sh makes it) that is also the guest's
+# root.  One cache holds one architecture.
 #
 # Idempotent: the result is described by <cache-dir>/vm.env, and a later
 # run that finds it complete does nothing.  --refresh looks for a newer
@@ -18,7 +23,7 @@ set -euo pipefail
 
 # Bump when the layout of the cache or the initramfs changes, so that an
 # old cache is rebuilt instead of half-used.
-FORMAT=2
+FORMAT=3
 
 # Modules the guest loads at boot, in this order (dependencies are added
 # by modprobe --show-depends).  crc32_generic must come before rdma_rxe:
@@ -32,34 +37,51 @@ die() { echo "$prog: error: $*" >&2; exit 1; }
 note() { echo "$prog: $*" >&2; }
 
 usage() {
-	echo "usage: $0 <cache-dir> [--refresh]" >&2
+	echo "usage: $0 <cache-dir> [--refresh] [--arch amd64|arm64] [--sysroot DIR]" >&2
 	exit 2
 }
 
 cache=
 refresh=0
-for arg in "$@"; do
-	case $arg in
-	--refresh) refresh=1 ;;
+arch=amd64
+sysroot=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--refresh) refresh=1; shift ;;
+	--arch) arch=${2:-}; shift 2 || usage ;;
+	--sysroot) sysroot=${2:-}; shift 2 || usage ;;
 	-h|--help) usage ;;
 	-*) usage ;;
-	*) [ -z "$cache" ] || usage; cache=$arg ;;
+	*) [ -z "$cache" ] || usage; cache=$1; shift ;;
 	esac
 done
 [ -n "$cache" ] || usage
+case $arch in
+amd64) [ -z "$sysroot" ] || die "--sysroot goes with --arch arm64" ;;
+arm64)
+	[ -n "$sysroot" ] || die "--arch arm64 needs --sysroot"
+	[ -d "$sysroot/boot" ] || skip "$sysroot has no boot/ (no arm64 kernel unpacked there)"
+	sysroot=$(cd "$sysroot" && pwd -P)
+	;;
+*) usage ;;
+esac
 
 mkdir -p "$cache" || die "cannot create $cache"
 cache=$(cd "$cache" && pwd -P)
 
 # Answers "is the cache complete?" without touching anything.
 cache_ready() {
-	local FORMAT_FOUND='' KVER='' KERNEL='' INITRD='' MODROOT=''
+	local FORMAT_FOUND='' KVER='' KERNEL='' INITRD='' MODROOT='' ARCH=''
 	[ -f "$cache/vm.env" ] || return 1
 	# shellcheck disable=SC1091
 	. "$cache/vm.env"
 	[ "$FORMAT_FOUND" = "$FORMAT" ] && [ -n "$KVER" ] &&
+		[ "${ARCH:-amd64}" = "$arch" ] &&
+		{ [ "$arch" = amd64 ] || [ "$MODROOT" = "$sysroot" ]; } &&
 		[ -s "$KERNEL" ] && [ -s "$INITRD" ] &&
-		[ -d "$MODROOT/lib/modules/$KVER" ]
+		[ -d "$MODROOT/lib/modules/$KVER" ] &&
+		# (a sysroot made anew has no modules.dep until depmod runs)
+		[ -s "$MODROOT/lib/modules/$KVER/modules.dep" ]
 }
 
 if [ "$refresh" = 0 ] && cache_ready; then
@@ -84,8 +106,12 @@ need() {
 	command -v "$tool" >/dev/null ||
 		skip "'$tool' not found (install the Debian package '$pkg')"
 }
-need qemu-system-x86_64 qemu-system-x86
-need busybox busybox-static
+if [ "$arch" = arm64 ]; then
+	need qemu-system-aarch64 qemu-system-arm
+else
+	need qemu-system-x86_64 qemu-system-x86
+	need busybox busybox-static
+fi
 need depmod kmod
 need modprobe kmod
 need cpio cpio
@@ -96,7 +122,12 @@ need apt-cache apt
 need dpkg dpkg
 need od coreutils
 
-busybox=$(command -v busybox)
+if [ "$arch" = arm64 ]; then
+	busybox=$sysroot/bin/busybox
+	[ -x "$busybox" ] || skip "$sysroot has no bin/busybox (busybox-static)"
+else
+	busybox=$(command -v busybox)
+fi
 # A dynamic busybox would need its libraries in the initramfs.
 if command -v readelf >/dev/null &&
    readelf -l "$busybox" 2>/dev/null | grep 'INTERP' >/dev/null; then
@@ -105,78 +136,90 @@ fi
 
 # --- Pick and fetch the kernel ----------------------------------------------
 
-# Newest first.  The signed image is what Debian installs normally; the
-# -unsigned one is the same kernel and only a fallback.  Never -cloud-
-# (no DRM, no 9p) and never -dbg.  Only the newest few: older point
-# releases vanish from the mirror, and without a network each attempt
-# costs apt's timeouts.
-candidates() {
-	local all
-	all=$(apt-cache search --names-only '^linux-image-6\.12\.' 2>/dev/null |
-		awk '{print $1}')
-	grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' <<<"$all" |
-		sort -rV | head -n 2 || true
-	grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' <<<"$all" |
-		sort -rV | head -n 1 || true
-}
-
-list=$(candidates)
-if [ -z "$list" ] && [ "$(id -u)" = 0 ]; then
-	note "no linux-image-6.12 in the package lists, running apt-get update"
-	apt-get update -qq >/dev/null 2>&1 || true
-	list=$(candidates)
-fi
-[ -n "$list" ] ||
-	skip "apt-cache offers no linux-image-6.12.*+deb12-amd64 (apt-get update? bookworm lists?)"
-
 dl="$cache/download"
-mkdir -p "$dl"
+if [ "$arch" = arm64 ]; then
+	# Already unpacked in the sysroot: the newest 6.12 there.
+	kver=$(cd "$sysroot/lib/modules" 2>/dev/null && ls -d 6.12.*-arm64 |
+		sort -V | tail -n1) ||
+		skip "$sysroot has no lib/modules/6.12.*-arm64 (linux-image-6.12-arm64)"
+	[ -n "$kver" ] || skip "$sysroot has no lib/modules/6.12.*-arm64"
+	deb=linux-image-$kver
+	rm -f "$cache/vm.env"
+	tree=$sysroot
+else
 
-fetch() {
-	local pkg=$1
-	# The package's own file name has the Debian version in it; look for
-	# one already downloaded first.
-	deb=$(ls "$dl/${pkg}_"*.deb 2>/dev/null | sort -V | tail -n1 || true)
-	[ -n "$deb" ] && return 0
-	note "downloading $pkg"
-	(cd "$dl" && apt-get download -q "$pkg") >"$dl/apt.log" 2>&1 ||
-		return 1
-	deb=$(ls "$dl/${pkg}_"*.deb 2>/dev/null | sort -V | tail -n1 || true)
-	[ -n "$deb" ]
-}
+	# Newest first.  The signed image is what Debian installs normally; the
+	# -unsigned one is the same kernel and only a fallback.  Never -cloud-
+	# (no DRM, no 9p) and never -dbg.  Only the newest few: older point
+	# releases vanish from the mirror, and without a network each attempt
+	# costs apt's timeouts.
+	candidates() {
+		local all
+		all=$(apt-cache search --names-only '^linux-image-6\.12\.' 2>/dev/null |
+			awk '{print $1}')
+		grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' <<<"$all" |
+			sort -rV | head -n 2 || true
+		grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' <<<"$all" |
+			sort -rV | head -n 1 || true
+	}
 
-deb=
-pkg=
-updated=0
-for pkg in $list; do
-	fetch "$pkg" && break
-	# Older point releases vanish from the mirror: stale lists point at
-	# files that are gone.  Refresh the lists once, then go on down.
-	if [ "$updated" = 0 ] && [ "$(id -u)" = 0 ]; then
-		updated=1
+	list=$(candidates)
+	if [ -z "$list" ] && [ "$(id -u)" = 0 ]; then
+		note "no linux-image-6.12 in the package lists, running apt-get update"
 		apt-get update -qq >/dev/null 2>&1 || true
-		fetch "$pkg" && break
+		list=$(candidates)
 	fi
-	note "could not download $pkg: $(tail -n1 "$dl/apt.log")"
+	[ -n "$list" ] ||
+		skip "apt-cache offers no linux-image-6.12.*+deb12-amd64 (apt-get update? bookworm lists?)"
+
+	mkdir -p "$dl"
+
+	fetch() {
+		local pkg=$1
+		# The package's own file name has the Debian version in it; look for
+		# one already downloaded first.
+		deb=$(ls "$dl/${pkg}_"*.deb 2>/dev/null | sort -V | tail -n1 || true)
+		[ -n "$deb" ] && return 0
+		note "downloading $pkg"
+		(cd "$dl" && apt-get download -q "$pkg") >"$dl/apt.log" 2>&1 ||
+			return 1
+		deb=$(ls "$dl/${pkg}_"*.deb 2>/dev/null | sort -V | tail -n1 || true)
+		[ -n "$deb" ]
+	}
+
 	deb=
-done
-if [ -z "$deb" ]; then
-	skip "no linux-image-6.12 package could be downloaded (no network to the Debian mirror?)"
-fi
+	pkg=
+	updated=0
+	for pkg in $list; do
+		fetch "$pkg" && break
+		# Older point releases vanish from the mirror: stale lists point at
+		# files that are gone.  Refresh the lists once, then go on down.
+		if [ "$updated" = 0 ] && [ "$(id -u)" = 0 ]; then
+			updated=1
+			apt-get update -qq >/dev/null 2>&1 || true
+			fetch "$pkg" && break
+		fi
+		note "could not download $pkg: $(tail -n1 "$dl/apt.log")"
+		deb=
+	done
+	if [ -z "$deb" ]; then
+		skip "no linux-image-6.12 package could be downloaded (no network to the Debian mirror?)"
+	fi
 
-kver=${pkg#linux-image-}
-kver=${kver%-unsigned}
+	kver=${pkg#linux-image-}
+	kver=${kver%-unsigned}
 
-# A fresh tree each time something is (re)built: a half-unpacked one
-# from an interrupted run must not be mistaken for a good one.
-rm -f "$cache/vm.env"
-tree="$cache/root-$kver"
-rm -rf "$tree"
-note "unpacking $(basename "$deb")"
-if ! dpkg -x "$deb" "$tree"; then
-	# Perhaps a download cut short: fetch it anew next time.
-	rm -f "$deb"
-	die "dpkg -x $deb failed"
+	# A fresh tree each time something is (re)built: a half-unpacked one
+	# from an interrupted run must not be mistaken for a good one.
+	rm -f "$cache/vm.env"
+	tree="$cache/root-$kver"
+	rm -rf "$tree"
+	note "unpacking $(basename "$deb")"
+	if ! dpkg -x "$deb" "$tree"; then
+		# Perhaps a download cut short: fetch it anew next time.
+		rm -f "$deb"
+		die "dpkg -x $deb failed"
+	fi
 fi
 
 # Some packagings put modules under /usr/lib; modprobe -d wants /lib.
@@ -226,7 +269,15 @@ extract_vmlinux() {
 
 kernel="$cache/vmlinux-$kver"
 rm -f "$kernel" "$kernel.tmp"
-if extract_vmlinux "$vmlinuz" "$kernel"; then
+if [ "$arch" = arm64 ]; then
+	# Debian's arm64 vmlinuz is the raw Image (QEMU boots it as it is);
+	# a gzip'd one is unpacked once here rather than at every boot.
+	if [ "$(od -An -tx1 -N 2 "$vmlinuz" | tr -d ' ')" = 1f8b ]; then
+		gzip -dc "$vmlinuz" >"$kernel" || die "gzip -d $vmlinuz failed"
+	else
+		kernel=$vmlinuz
+	fi
+elif extract_vmlinux "$vmlinuz" "$kernel"; then
 	note "extracted PVH vmlinux"
 else
 	rm -f "$kernel.tmp"
@@ -319,6 +370,8 @@ rm -rf "$ird"
 cat >"$cache/vm.env.tmp" <<EOF
 # Written by vm-prepare.sh; read by vm-run.sh.
 FORMAT_FOUND=$FORMAT
+ARCH=$arch
+ROOTFS=$([ "$arch" = arm64 ] && echo "$sysroot" || echo /)
 KVER=$kver
 KPKG=$(basename "$deb")
 KERNEL=$kernel
@@ -329,6 +382,7 @@ mv "$cache/vm.env.tmp" "$cache/vm.env"
 
 # Old kernels left behind by --refresh.
 for old in "$cache"/root-* "$cache"/vmlinux-* "$cache"/initramfs-*; do
+	[ "$old" != "$kernel" ] || continue
 	case $old in
 	*"$kver"*) ;;
 	*) [ -e "$old" ] && rm -rf "$old" ;;

@@ -7,11 +7,20 @@
 # Runs a host-built command inside Debian's 6.12 kernel under QEMU (TCG),
 # with the host's / as the guest's root (read-only underneath, writes
 # discarded), in the same working directory, and returns its exit code.
+# With --arch arm64 the guest is an arm64 one (qemu-system-aarch64, the
+# virt machine) whose root is the arm64 sysroot instead of the host's /.
 # See README.md in this folder.
 #
 # Options:
 #   --cache DIR      kernel cache (vm-prepare.sh); default $ACCEL_KERNEL_CACHE
 #                    or ~/.cache/libaccel-kernel
+#   --arch amd64|arm64
+#                    the guest's architecture (default amd64)
+#   --sysroot DIR    arm64: the unpacked arm64 Debian tree that gives the
+#                    kernel, its modules and the guest's root
+#   --ro DIR         make host directory DIR visible read-only in the
+#                    guest at the same path (repeatable; no spaces; for an
+#                    arm64 guest, whose root is not the host's /)
 #   --timeout S      whole run, boot included (default 300)
 #   --env NAME=VALUE extra environment for the command (repeatable)
 #   --batch FILE     run every line of FILE (bash syntax; blank lines and
@@ -82,7 +91,10 @@ tcg_thread=single
 extra_env=()
 rw_dirs=()
 devices=()
+ro_dirs=()
 iommu=0
+arch=amd64
+sysroot=
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -91,6 +103,9 @@ while [ $# -gt 0 ]; do
 	--env) extra_env+=("${2:?}"); shift 2 ;;
 	--batch) batch=${2:?}; shift 2 ;;
 	--rw) rw_dirs+=("${2:?}"); shift 2 ;;
+	--ro) ro_dirs+=("${2:?}"); shift 2 ;;
+	--arch) arch=${2:?}; shift 2 ;;
+	--sysroot) sysroot=${2:?}; shift 2 ;;
 	--results) results=${2:?}; shift 2 ;;
 	--no-rdma) rdma=0; shift ;;
 	--memory) memory=${2:?}; shift 2 ;;
@@ -116,14 +131,30 @@ esac
 [[ $timeout =~ ^[0-9]+$ ]] && [ "$timeout" -gt $((MARGIN + 5)) ] ||
 	die "--timeout must be a number of seconds above $((MARGIN + 5))"
 
-bash "$here/vm-prepare.sh" "$cache"
+case $arch in
+amd64) prep_args=() ;;
+arm64)
+	[ -n "$sysroot" ] || die "--arch arm64 needs --sysroot"
+	[ "$iommu" = 0 ] || die "--iommu: only the amd64 guest has one"
+	prep_args=(--arch arm64 --sysroot "$sysroot")
+	;;
+*) die "--arch wants amd64 or arm64" ;;
+esac
+bash "$here/vm-prepare.sh" "$cache" "${prep_args[@]}"
 rc=$?
 [ $rc = 0 ] || exit $rc
 cache=$(cd "$cache" && pwd -P)
+ROOTFS=/
 # shellcheck disable=SC1091
 . "$cache/vm.env"
 
-qemu=$(command -v qemu-system-x86_64) || skip "qemu-system-x86_64 not found"
+if [ "$arch" = arm64 ]; then
+	qemu=$(command -v qemu-system-aarch64) ||
+		skip "qemu-system-aarch64 not found (qemu-system-arm)"
+else
+	qemu=$(command -v qemu-system-x86_64) ||
+		skip "qemu-system-x86_64 not found"
+fi
 
 # --- The transfer share ----------------------------------------------------
 
@@ -146,7 +177,7 @@ trap 'cleanup; rm -rf "$work"; exit 143' TERM HUP
 trap cleanup EXIT
 
 # vm.conf is read by busybox sh too: plain values only.
-for d in "${rw_dirs[@]}" "$PWD" "$MODROOT"; do
+for d in "${rw_dirs[@]}" "${ro_dirs[@]}" "$PWD" "$MODROOT"; do
 	case $d in
 	*[[:space:]\'\"\$\`\\]*) die "path not supported in the guest: '$d'" ;;
 	esac
@@ -156,6 +187,15 @@ for d in "${rw_dirs[@]}"; do
 	[ -d "$d" ] || die "--rw $d: not a directory"
 	rw_abs+=("$(cd "$d" && pwd -P)")
 done
+ro_abs=()
+for d in "${ro_dirs[@]}"; do
+	[ -d "$d" ] || die "--ro $d: not a directory"
+	ro_abs+=("$(cd "$d" && pwd -P)")
+done
+# The guest kernel's config, at its path in the guest (whose root is
+# ROOTFS): tests tell a feature the kernel lacks from a failure by it.
+kconfig=$MODROOT/boot/config-$KVER
+[ "$ROOTFS" = / ] || kconfig=/${kconfig#"$ROOTFS"/}
 cat >"$xfer/vm.conf" <<EOF
 KVER='$KVER'
 MODROOT='$MODROOT'
@@ -164,6 +204,8 @@ TIMEOUT=$timeout
 MARGIN=$MARGIN
 RDMA=$rdma
 RW_DIRS='${rw_abs[*]}'
+RO_DIRS='${ro_abs[*]}'
+KCONFIG='$kconfig'
 EOF
 
 {
@@ -202,7 +244,11 @@ cat_pids+=($!)
 
 # quiet: the emulated UART is slow, and the whole log is saved from
 # inside anyway.  panic=-1 turns a panic into a quick exit (-no-reboot).
-cmdline="console=ttyS0 quiet loglevel=4 panic=-1"
+if [ "$arch" = arm64 ]; then
+	cmdline="console=ttyAMA0 quiet loglevel=4 panic=-1"
+else
+	cmdline="console=ttyS0 quiet loglevel=4 panic=-1"
+fi
 cmdline+=" mitigations=off no_timer_check random.trust_cpu=on"
 
 # Under TCG the guest reads the host's own TSC, but calibrating it
@@ -212,10 +258,13 @@ cmdline+=" mitigations=off no_timer_check random.trust_cpu=on"
 # own refined value from an earlier boot, else what the host's kernel
 # found.  The kernel still refines it, and its clocksource watchdog
 # still checks the TSC against the HPET.
+# (arm64's generic timer has a fixed frequency QEMU states.)
 tsc_khz=
 [ -r "$cache/tsc-khz" ] && read -r tsc_khz <"$cache/tsc-khz"
 cached_tsc_khz=$tsc_khz
-if ! [[ $tsc_khz =~ ^[0-9]{6,8}$ ]]; then
+if [ "$arch" = arm64 ]; then
+	tsc_khz=none
+elif ! [[ $tsc_khz =~ ^[0-9]{6,8}$ ]]; then
 	tsc_khz=$(dmesg 2>/dev/null | grep -E 'tsc: (Refined TSC|Detected)' |
 		sort -t: -k2,2 | tail -n1 | grep -oE '[0-9]+\.[0-9]{3} MHz' |
 		tr -d '. MHz')
@@ -227,6 +276,7 @@ fi
 # intel-iommu exists on q35 only; strict mode unmaps at once, so a
 # device address used after its unmap faults.
 machine=pc
+[ "$arch" = arm64 ] && machine=virt
 if [ "$iommu" = 1 ]; then
 	machine=q35
 	cmdline+=" intel_iommu=on iommu.strict=1"
@@ -240,7 +290,7 @@ args=(
 	-no-reboot
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$cmdline"
 	-serial "file:$work/console.log"
-	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+	-virtfs "local,path=$ROOTFS,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$xfer,mount_tag=xfer,security_model=none,multidevs=remap"
 	-device virtio-serial-pci,id=vser
 	-chardev "file,id=out,path=$work/stdout.fifo"
@@ -249,7 +299,9 @@ args=(
 	-device virtserialport,bus=vser.0,nr=2,chardev=err,name=accel.stderr
 )
 # qboot skips the BIOS's long PCI/option-ROM walk: boots start faster.
-[ -f /usr/share/qemu/qboot.rom ] && args+=(-bios /usr/share/qemu/qboot.rom)
+# (The arm64 virt machine boots the kernel directly, with no firmware.)
+[ "$arch" = amd64 ] && [ -f /usr/share/qemu/qboot.rom ] &&
+	args+=(-bios /usr/share/qemu/qboot.rom)
 for d in "${devices[@]}"; do
 	args+=(-device "$d")
 done
@@ -258,9 +310,14 @@ for d in "${rw_abs[@]}"; do
 	i=$((i + 1))
 	args+=(-virtfs "local,path=$d,mount_tag=rw$i,security_model=none,multidevs=remap")
 done
+i=0
+for d in "${ro_abs[@]}"; do
+	i=$((i + 1))
+	args+=(-virtfs "local,path=$d,mount_tag=ro$i,security_model=none,readonly=on,multidevs=remap")
+done
 
 # A boot under TCG takes seconds with nothing to show: say what runs.
-echo "$prog: booting $KVER under QEMU (TCG, ${memory} of memory${devices[*]:+, ${devices[*]}}), timeout ${timeout}s" >&2
+echo "$prog: booting $KVER under $(basename "$qemu") (TCG, ${memory} of memory${devices[*]:+, ${devices[*]}}), timeout ${timeout}s" >&2
 start=$(date +%s%N)
 "$qemu" "${args[@]}" </dev/null >"$work/qemu.log" 2>&1 &
 qemu_pid=$!
