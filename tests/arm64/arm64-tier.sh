@@ -121,7 +121,11 @@ find "$build" -path "$sysroot" -prune -o -name CTestTestfile.cmake -print0 |
 twice=$(find "$build" -path "$sysroot" -prune -o -path '*/kernel-batch/*.sh' -print0 |
 	xargs -0 -r cat | awk '{ print $1 }' | tr -d "'" |
 	xargs -r -n1 basename | sort -u | paste -sd '|')
-exclude="^(${twice:-none})\$"
+# Known to fail on arm64 and left out until fixed (docs/arm64.md):
+# api-private-mem's fiber-stack case, whose 32-item launch is refused at
+# enqueue under its RLIMIT_AS (x86-64 reports -ENOMEM on the fence).
+known=api-private-mem
+exclude="^(${twice:+$twice|}$known)\$"
 
 # ---- 3. one boot of the arm64 guest -----------------------------------------
 
