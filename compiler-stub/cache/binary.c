@@ -11,6 +11,7 @@
 #include <libaccel/accel-wg.h>
 
 #include "binary.h"
+#include "feature-list.h"
 #include "sha256.h"
 
 /* Kernel flags a container may carry. */
@@ -483,20 +484,6 @@ void accelc_binary_clear(struct accelc_binary *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* Is "+@p feat" (of length @p n) in the comma-separated @p list? */
-static bool has_feature(const char *list, const char *feat, size_t n)
-{
-	for (const char *p = list; p && *p;) {
-		const char *end = strchrnul(p, ',');
-
-		if ((size_t)(end - p) == n + 1 && *p == '+' &&
-		    !memcmp(p + 1, feat, n))
-			return true;
-		p = *end ? end + 1 : end;
-	}
-	return false;
-}
-
 int accelc_binary_check_cpu(const char *features, const char *host_features,
 			    char *err, size_t err_size)
 {
@@ -505,7 +492,7 @@ int accelc_binary_check_cpu(const char *features, const char *host_features,
 		size_t n = (size_t)(end - p);
 
 		if (n > 1 && *p == '+' &&
-		    !has_feature(host_features, p + 1, n - 1)) {
+		    !accelc_feature_listed(host_features, p + 1, n - 1)) {
 			if (err && err_size)
 				snprintf(err, err_size,
 					 "the code needs CPU feature '%.*s', "

@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "accelc-private.h"
+#include "feature-list.h"
 
 /* float and double entries of a libm function @p f */
 #define LIBM1(f) { #f "f", #f "f", 1, false }, { #f, #f, 1, true }
@@ -77,22 +78,6 @@ const struct accelc_vec_fn accelc_vec_fns[] = {
 const size_t accelc_n_vec_fns =
 	sizeof(accelc_vec_fns) / sizeof(accelc_vec_fns[0]);
 
-/* Is "+feat" in the feature string? */
-static bool has(const char *features, const char *feat)
-{
-	size_t n = strlen(feat);
-
-	for (const char *p = features; *p;) {
-		const char *end = strchrnul(p, ',');
-
-		if ((size_t)(end - p) == n + 1 && *p == '+' &&
-		    !memcmp(p + 1, feat, n))
-			return true;
-		p = *end ? end + 1 : end;
-	}
-	return false;
-}
-
 /* widest first; floats per register */
 static const struct accelc_vec_isa isas[] = {
 	{ 'e', 16 }, { 'd', 8 }, { 'b', 4 },
@@ -101,9 +86,9 @@ static const struct accelc_vec_isa isas[] = {
 size_t accelc_vec_isas(const char *features,
 		       const struct accelc_vec_isa **ret)
 {
-	size_t first = has(features, "avx512f") ? 0 :
-		       has(features, "avx2")    ? 1 :
-						  2;
+	size_t first = accelc_feature_listed(features, "avx512f", 7) ? 0 :
+		       accelc_feature_listed(features, "avx2", 4)    ? 1 :
+								       2;
 
 	*ret = isas + first;
 	return sizeof(isas) / sizeof(isas[0]) - first;

@@ -20,6 +20,7 @@
 
 #include "accelc-private.h"
 #include "binary.h"
+#include "feature-list.h"
 #include "job.h"
 #include "target-arch.h"
 
@@ -50,20 +51,6 @@ static bool listed(const char *features, const char *feat)
 		const char *end = strchrnul(p, ',');
 
 		if ((size_t)(end - p) == n + 1 && !memcmp(p + 1, feat, n))
-			return true;
-		p = *end ? end + 1 : end;
-	}
-	return false;
-}
-
-/* Is "+feat" (@p n bytes) in clang's feature list @p list? */
-static bool in_list(const char *list, const char *feat, size_t n)
-{
-	for (const char *p = list; *p;) {
-		const char *end = strchrnul(p, ',');
-
-		if ((size_t)(end - p) == n + 1 && *p == '+' &&
-		    !memcmp(p + 1, feat, n))
 			return true;
 		p = *end ? end + 1 : end;
 	}
@@ -121,7 +108,7 @@ static char *feature_string(int level, const char *list, const char *host)
 		 * cmov): always on */
 		bool on = level >= 0 ? in_level(level, p + 1, n - 1) :
 				       in_level(0, p + 1, n - 1) ||
-					       in_list(list, p + 1, n - 1);
+					       accelc_feature_listed(list, p + 1, n - 1);
 
 		if (n > 1)
 			strbuf_printf(&s, "%s%c%.*s", s.len ? "," : "",
