@@ -10,7 +10,7 @@
 #include <fcntl.h>
 #include <time.h>
 
-#include "arch-relax.h"
+#include "platform/arch-relax.h"
 #include "backend.h"
 
 /* Spin this long before sleeping: most waits on tiny work end sooner. */

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arch-relax.h"
+#include "platform/arch-relax.h"
 #include "platform/macros.h"
 #include "cpu-private.h"
 #include "platform/thread.h"
