@@ -314,6 +314,36 @@ static void run_case(struct test_env *e, struct accel_kernel *k,
 		accel_buffer_unref(bs[j]);
 }
 
+/*
+ * A context made with ACCEL_CPU_STREAMING_MIN=@min, inputs @a and @b of
+ * @cap floats for vadd_src and room for its output @c; false (nothing
+ * left open) if the device has no compiler.
+ */
+static bool vadd_open(struct test_env *e, const char *min, size_t cap,
+		      float **a, float **b, float **c)
+{
+	*a = malloc(cap * sizeof(float));
+	*b = malloc(cap * sizeof(float));
+	*c = malloc(cap * sizeof(float));
+	assert_non_null(*a);
+	assert_non_null(*b);
+	assert_non_null(*c);
+	env_open(e, min);
+	if (!(test_dev_u64(e->dev, ACCEL_DEVICE_U64_CAPS) &
+	      ACCEL_DEVICE_CAP_COMPILER)) {
+		env_close(e);
+		free(*a);
+		free(*b);
+		free(*c);
+		return false;
+	}
+	for (size_t i = 0; i < cap; i++) {
+		(*a)[i] = (float)(i % 1000) * 0.25f;
+		(*b)[i] = (float)(i % 7) - 3.0f;
+	}
+	return true;
+}
+
 /* Same results streaming or not, over sub-buffers, offsets, a partial
  * last group and a picked local size; guarded or not. */
 static void test_compiled(void **state)
@@ -324,28 +354,14 @@ static void test_compiled(void **state)
 		{ 4096, 8, 0, 0 },      { 4096, 64, 3, 0 },
 	};
 	const size_t cap = 110000, bytes = cap * sizeof(float);
-	float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
 	struct accel_buffer *ba[3] = { NULL };
 	struct accel_program *prog = NULL;
 	struct test_env e;
+	float *a, *b, *c;
 
 	(void)state;
-	assert_non_null(a);
-	assert_non_null(b);
-	assert_non_null(c);
-	env_open(&e, "0");
-	if (!(test_dev_u64(e.dev, ACCEL_DEVICE_U64_CAPS) &
-	      ACCEL_DEVICE_CAP_COMPILER)) {
-		env_close(&e);
-		free(a);
-		free(b);
-		free(c);
+	if (!vadd_open(&e, "0", cap, &a, &b, &c))
 		skip();
-	}
-	for (size_t i = 0; i < cap; i++) {
-		a[i] = (float)(i % 1000) * 0.25f;
-		b[i] = (float)(i % 7) - 3.0f;
-	}
 	assert_int_equal(accel_program_new_source(e.dev, vadd_src, 0, NULL,
 						  NULL, &prog),
 			 0);
@@ -383,30 +399,16 @@ static void test_later(void **state)
 {
 	static const struct compiled_case big = { 100000, 64, 0, 0 };
 	const size_t cap = 110000, bytes = cap * sizeof(float);
-	float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
 	struct accel_buffer *ba[3] = { NULL }, *sb[3] = { NULL };
 	struct accel_program *prog = NULL;
 	struct accel_kernel *k = NULL;
 	struct test_env e;
+	float *a, *b, *c;
 
 	(void)state;
-	assert_non_null(a);
-	assert_non_null(b);
-	assert_non_null(c);
 	/* 3 buffers of 440 KB bind more, 3 sub-buffers of 4 KiB less */
-	env_open(&e, "1048576");
-	if (!(test_dev_u64(e.dev, ACCEL_DEVICE_U64_CAPS) &
-	      ACCEL_DEVICE_CAP_COMPILER)) {
-		env_close(&e);
-		free(a);
-		free(b);
-		free(c);
+	if (!vadd_open(&e, "1048576", cap, &a, &b, &c))
 		skip();
-	}
-	for (size_t i = 0; i < cap; i++) {
-		a[i] = (float)(i % 1000) * 0.5f;
-		b[i] = (float)(i % 5) - 2.0f;
-	}
 	for (int j = 0; j < 3; j++) {
 		assert_int_equal(accel_buffer_new(e.dev, bytes, 0, &ba[j]), 0);
 		assert_int_equal(accel_buffer_new(e.dev, 4096, 0, &sb[j]), 0);
