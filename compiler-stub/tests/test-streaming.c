@@ -164,22 +164,19 @@ static void test_results(void **state)
 	static const uint64_t locals[] = { 16, 48, 256 };
 	static const uint64_t globals[] = { 16, 1000, 4000 };
 	static const uint64_t offsets[] = { 0, 32 }; /* 4000 + 32 < N */
-	float *a = alloc64(N * sizeof(float)), *b = alloc64(N * sizeof(float));
-	float *c = alloc64(N * sizeof(float)), *r = alloc64(N * sizeof(float));
-	int *h = alloc64(N * sizeof(int)), *hr = alloc64(N * sizeof(int));
-	float s = 1.5f;
+	float *a, *b, *c, *r, s = 1.5f;
+	int *h, *hr;
 	struct wg_prog p;
 
 	(void)state;
-	if (scalable_code()) {
-		free(a);
-		free(b);
-		free(c);
-		free(r);
-		free(h);
-		free(hr);
+	if (scalable_code())
 		skip();
-	}
+	a = alloc64(N * sizeof(float));
+	b = alloc64(N * sizeof(float));
+	c = alloc64(N * sizeof(float));
+	r = alloc64(N * sizeof(float));
+	h = alloc64(N * sizeof(int));
+	hr = alloc64(N * sizeof(int));
 	for (unsigned i = 0; i < N; i++) {
 		a[i] = (float)(i % 97) - 40.0f;
 		b[i] = (float)(i % 13) * 0.25f;
