@@ -81,6 +81,24 @@ run_ctest() {
 	fi
 }
 
+# run_script PART LOG COMMAND...: run a part's own script, its output also
+# into LOG, and record its last "PART: ..." line (exit 77: SKIP).
+run_script() {
+	local part=$1 log=$2 rc line
+	shift 2
+	"$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	line=$(grep "^$part: " "$log" | tail -n1)
+	line="${line#"$part": } ($((SECONDS - start))s)"
+	if [ "$rc" -eq 0 ]; then
+		record "$part" PASS "$line"
+	elif [ "$rc" -eq 77 ]; then
+		summary+=("$(printf '%-6s %-5s %s' "$part" SKIP "$line")")
+	else
+		record "$part" FAIL "$line; log: $log"
+	fi
+}
+
 # lsan_runtime_failures DIR: true if every test that failed in DIR's last
 # ctest run failed only because LeakSanitizer's own runtime died ("Tracer
 # caught signal 11 ... LeakSanitizer has encountered a fatal error", an
@@ -293,18 +311,8 @@ restore_rnd_bits
 say "arm64 tier (build-arm64/, tests/arm64/arm64-tier.sh)"
 start=$SECONDS
 mkdir -p build-arm64
-arm64_log=$PWD/build-arm64/arm64-tier.log
-tests/arm64/arm64-tier.sh "$PWD/build-arm64" 2>&1 | tee "$arm64_log"
-rc=${PIPESTATUS[0]}
-line=$(grep '^arm64: ' "$arm64_log" | tail -n1)
-line="${line#arm64: } ($((SECONDS - start))s)"
-if [ "$rc" -eq 0 ]; then
-	record arm64 PASS "$line"
-elif [ "$rc" -eq 77 ]; then
-	summary+=("$(printf '%-6s %-5s %s' arm64 SKIP "$line")")
-else
-	record arm64 FAIL "$line; log: $arm64_log"
-fi
+run_script arm64 "$PWD/build-arm64/arm64-tier.log" \
+	tests/arm64/arm64-tier.sh "$PWD/build-arm64"
 
 # ---- fuzz ------------------------------------------------------------------------
 #
@@ -316,18 +324,8 @@ fi
 say "fuzzers (build-fuzz/, tests/fuzz/run-fuzzers.sh)"
 start=$SECONDS
 mkdir -p build-fuzz
-fuzz_log=$PWD/build-fuzz/fuzz.log
-tests/fuzz/run-fuzzers.sh -b build-fuzz -t 40 2>&1 | tee "$fuzz_log"
-rc=${PIPESTATUS[0]}
-line=$(grep '^fuzz: ' "$fuzz_log" | tail -n1)
-line="${line#fuzz: } ($((SECONDS - start))s)"
-if [ "$rc" -eq 0 ]; then
-	record fuzz PASS "$line"
-elif [ "$rc" -eq 77 ]; then
-	summary+=("$(printf '%-6s %-5s %s' fuzz SKIP "$line")")
-else
-	record fuzz FAIL "$line; log: $fuzz_log"
-fi
+run_script fuzz "$PWD/build-fuzz/fuzz.log" \
+	tests/fuzz/run-fuzzers.sh -b build-fuzz -t 40
 
 # ---- clients ---------------------------------------------------------------------
 #
