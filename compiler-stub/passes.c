@@ -169,7 +169,8 @@ const struct accelc_pass accelc_passes[] = {
 	{ "target-machine", "codegen", "the target machine (CPU, features)",
 	  NULL, 0, 0, F(TM), NULL, accelc_pass_target_machine },
 	{ "optimise", "codegen",
-	  "target attributes, vector variants, default<O3> (work-item loops' "
+	  "target attributes, vector variants, default<O3> (address-space "
+	  "casts folded, work-item loops' "
 	  "vectors split between its halves), or O0, globaldce",
 	  NULL, F(LOWERED) | F(TM), 0, F(OPTIMISED), NULL,
 	  accelc_pass_optimise },

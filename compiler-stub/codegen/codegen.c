@@ -353,11 +353,14 @@ int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 	 */
 	if (opt && o3_simplify[0]) {
 		/*
-		 * default<O3> in its halves: between them, vectors split and
-		 * width hints for the loops of math calls (vector-calls.c)
+		 * default<O3> in its halves: between them, address-space
+		 * casts folded (flat-casts.c), vectors split and width hints
+		 * for the loops of math calls (vector-calls.c)
 		 */
 		e = LLVMRunPasses(mod, o3_simplify, tm, o);
-		if (!e && split_vectors)
+		if (!e)
+			r = accelc_flat_casts(mod);
+		if (!e && !r && split_vectors)
 			r = accelc_split_vectors(mod, tm, log);
 		if (!e && !r)
 			accelc_vector_calls(mod, LLVMGetMDKindIDInContext(
