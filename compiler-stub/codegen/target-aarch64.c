@@ -125,3 +125,9 @@ char *accelc_arch_host_features(const char *llvm)
 
 /* AAPCS64 on Linux has no red zone: nothing lives below sp */
 const unsigned accelc_arch_red_zone = 0;
+
+/*
+ * The frame record (x29, x30) may lie at the bottom of the frame with the
+ * locals above it: the stack pointer at entry bounds them instead.
+ */
+const char accelc_arch_frame_top[] = "llvm.sponentry";

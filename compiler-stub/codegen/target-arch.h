@@ -57,4 +57,12 @@ char *accelc_arch_host_features(const char *llvm);
 /* Bytes a leaf function may use below the stack pointer. */
 extern const unsigned accelc_arch_red_zone;
 
+/*
+ * The intrinsic giving an address above every object of the calling
+ * function's frame: "llvm.frameaddress" (called with 0) where the frame
+ * pointer sits above the locals (x86-64), "llvm.sponentry" where the
+ * frame record may sit below them (AArch64).
+ */
+extern const char accelc_arch_frame_top[];
+
 #endif /* ACCELC_TARGET_ARCH_H */

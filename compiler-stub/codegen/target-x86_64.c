@@ -71,3 +71,6 @@ char *accelc_arch_host_features(const char *llvm)
 
 /* the psABI's red zone: a leaf function may keep its frame there */
 const unsigned accelc_arch_red_zone = 128;
+
+/* the saved frame pointer lies above the locals */
+const char accelc_arch_frame_top[] = "llvm.frameaddress";

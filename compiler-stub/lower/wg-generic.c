@@ -7,9 +7,9 @@
  * - local: inside this work-group's ctx->local_mem block;
  * - private: inside the frame of the function running the work-item (all
  *   code is inlined into it by now), from its lowest alloca (or the stack
- *   pointer) up to the frame address, or inside the block of context
- *   arrays the regions malloc for values live across barriers
- *   (wg-context.c);
+ *   pointer) up to the frame's top (accelc_arch_frame_top), or inside the
+ *   block of context arrays the regions malloc for values live across
+ *   barriers (wg-context.c);
  * - global: anything else (buffers, program-scope variables).
  *
  * Clang emits __to_global(p), __to_local(p), __to_private(p) and the
@@ -204,7 +204,8 @@ static int gen_ctx_init(struct gen_ctx *g, struct lower *l, LLVMValueRef fn,
 	id = LLVMLookupIntrinsicID("llvm.stacksave", 14);
 	g->stacksave_fn = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
 	g->stacksave_ty = LLVMIntrinsicGetType(l->st->ctx, id, NULL, 0);
-	id = LLVMLookupIntrinsicID("llvm.frameaddress", 17);
+	id = LLVMLookupIntrinsicID(accelc_arch_frame_top,
+				   strlen(accelc_arch_frame_top));
 	g->frameaddr_fn = LLVMGetIntrinsicDeclaration(m, id, &l->ptr, 1);
 	g->frameaddr_ty = LLVMIntrinsicGetType(l->st->ctx, id, &l->ptr, 1);
 	if (!g->stacksave_fn || !g->frameaddr_fn) {
@@ -224,9 +225,12 @@ static int gen_ctx_init(struct gen_ctx *g, struct lower *l, LLVMValueRef fn,
 	LLVMPositionBuilderBefore(l->b, pos);
 	build_local_bounds(g, LLVMGetParam(fn, 1));
 	zero = LLVMConstInt(l->i32, 0, 0);
+	/* llvm.frameaddress(0), or llvm.sponentry() */
 	g->frame = LLVMBuildPtrToInt(
 		l->b, LLVMBuildCall2(l->b, g->frameaddr_ty, g->frameaddr_fn,
-				     &zero, 1, "frame"),
+				     &zero,
+				     LLVMCountParamTypes(g->frameaddr_ty),
+				     "frame"),
 		l->i64, "");
 	if (!g->sp_per_call && dyn)
 		/* an address, not a call, which the optimiser would sink
@@ -253,7 +257,7 @@ static LLVMValueRef in_range(struct lower *l, LLVMValueRef p,
 			     size, "");
 }
 
-/* from the red zone under the stack pointer up to the frame address */
+/* from the red zone under the stack pointer up to the frame's top */
 static LLVMValueRef is_private(struct gen_ctx *g, LLVMValueRef p)
 {
 	struct lower *l = g->l;
