@@ -253,8 +253,8 @@ static int fiber_child(void)
 	struct accel_buffer *out = NULL;
 	struct accel_fence *f = NULL;
 	struct accel_ndrange one = test_ndrange(1, 1, 1, 1, 1, 1, 1);
-	struct accel_ndrange wide = test_ndrange(1, 32, 1, 1, 32, 1, 1);
-	uint64_t per_item = 0;
+	struct accel_ndrange wide;
+	uint64_t per_item = 0, group = 0, max, items, room;
 	struct rlimit rl;
 	char *src = fiber_source(), *blog = NULL;
 	long pages, vm;
@@ -278,20 +278,39 @@ static int fiber_child(void)
 	if (accel_kernel_new(prog, "fib", &k) ||
 	    accel_kernel_set_arg_buffer(k, 0, out) ||
 	    accel_kernel_set_arg_local(k, 1, 32 * sizeof(int)) ||
-	    accel_kernel_get_private_mem(k, NULL, &per_item, NULL) ||
+	    accel_kernel_get_private_mem(k, &group, &per_item, NULL) ||
 	    per_item < (8u << 20))
 		return 3;
+	/*
+	 * 32 work-items, or as many as the device's stack limit allows (an
+	 * eighth of the RAM: 128 MiB in a 1 GiB VM); their fiber stacks must
+	 * not fit in the address space left under the limit below.
+	 */
+	max = test_dev_u64(dev, ACCEL_DEVICE_U64_PRIVATE_MEM_SIZE);
+	items = max > group ? (max - group) / per_item : 0;
+	if (items > 32)
+		items = 32;
+	if (items < 4) {
+		fprintf(stderr, "private-mem: a group of 4 work-items with "
+			"%llu bytes of stack each exceeds the device's limit\n",
+			(unsigned long long)per_item);
+		return 77;
+	}
+	room = items * per_item / 2;
+	if (room > (128u << 20))
+		room = 128u << 20;
+	wide = test_ndrange(1, items, 1, 1, items, 1, 1);
 	/* one work-item runs without fiber stacks: workers start */
 	if (accel_queue_launch(q, k, &one, 0, NULL, &f) ||
 	    test_wait_unref(f) != 0)
 		return 4;
-	/* now 128 MiB more address space, less than 32 fiber stacks */
+	/* now at most 128 MiB more address space: half the fiber stacks */
 	statm = fopen("/proc/self/statm", "re");
 	if (!statm || fscanf(statm, "%ld", &pages) != 1)
 		return 5;
 	fclose(statm);
 	vm = pages * sysconf(_SC_PAGESIZE);
-	rl.rlim_cur = rl.rlim_max = (rlim_t)vm + (128u << 20);
+	rl.rlim_cur = rl.rlim_max = (rlim_t)vm + room;
 	if (setrlimit(RLIMIT_AS, &rl))
 		return 6;
 	f = NULL;
