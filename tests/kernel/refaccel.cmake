@@ -9,6 +9,10 @@
 # plain build must not fetch. refaccel-build is the fixture of every test
 # that loads it; `cmake --build . --target refaccel-module` builds it by
 # hand.
+#
+# Tests find the device's node with refaccel/node.sh (shell) and
+# refaccel-sysfs.c (C): an accel node, or where the kernel has no accel
+# subsystem the render node refaccel registers instead.
 
 set(REFACCEL_SRC "${CMAKE_CURRENT_SOURCE_DIR}/refaccel")
 set(REFACCEL_KO_DIR "${CMAKE_CURRENT_BINARY_DIR}/refaccel")
@@ -17,6 +21,8 @@ set(REFACCEL_BUILD bash "${REFACCEL_SRC}/build.sh" "${ACCEL_KERNEL_CACHE}"
 	"${REFACCEL_KO_DIR}" "${PROJECT_SOURCE_DIR}/libaccel/uapi")
 # First command of every VM batch that uses the driver.
 set(REFACCEL_LOAD bash "${REFACCEL_SRC}/load.sh" "${REFACCEL_KO}")
+# The first refaccel node (node.sh [--sysfs] [N]), in sh -c strings.
+set(REFACCEL_NODE "bash ${REFACCEL_SRC}/node.sh")
 
 add_test(NAME refaccel-build COMMAND ${REFACCEL_BUILD})
 set_tests_properties(refaccel-build PROPERTIES
@@ -40,14 +46,14 @@ endfunction()
 
 # The driver's ioctls, raw.
 accel_add_test(NAME refaccel-driver
-	SOURCES test-refaccel-driver.c refaccel-ioctl.c
+	SOURCES test-refaccel-driver.c refaccel-ioctl.c refaccel-sysfs.c
 		${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
 	LABELS kernel
 	TIMEOUT 120
 	LIBS PkgConfig::LIBDRM)
 # edu's own paths: fences signalled by the interrupt handler, runtime PM.
 accel_add_test(NAME refaccel-edu
-	SOURCES test-refaccel-edu.c refaccel-ioctl.c
+	SOURCES test-refaccel-edu.c refaccel-ioctl.c refaccel-sysfs.c
 	LABELS kernel
 	TIMEOUT 120
 	LIBS PkgConfig::LIBDRM)
@@ -72,11 +78,11 @@ refaccel_requires(kernel-refaccel)
 # map. One boot: the personality is checked (PCI 1234:11e8, the probe's
 # self-test of the factorial unit, interrupt and DMA), then the raw ioctls
 # and libaccel's backend.
-set(REFACCEL_IS_EDU sh -c "grep -qx 0x11e8 /sys/class/accel/accel0/device/device && dmesg | grep 'refaccel.*edu.*self-test passed'")
+set(REFACCEL_IS_EDU sh -c "grep -qx 0x11e8 $(${REFACCEL_NODE} --sysfs)/device/device && dmesg | grep 'refaccel.*edu.*self-test passed'")
 
 accel_add_test(NAME accel-node
 	SOURCES test-accel-node.c ${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
-		accel-node-util.c
+		accel-node-util.c refaccel-sysfs.c
 	LABELS kernel sharing
 	TIMEOUT 300
 	LIBS PkgConfig::LIBDRM)
@@ -89,8 +95,7 @@ accel_add_kernel_test(NAME kernel-accel-node
 	COMMAND $<TARGET_FILE:accel-node>
 	COMMAND sh -c "$<TARGET_FILE:accel-info> --verbose | tee /dev/stderr | grep -q 'refaccel'"
 	COMMAND $<TARGET_FILE:gpu-accel-pipeline>
-	COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/tools/check-top.py
-		$<TARGET_FILE:accel-info> $<TARGET_FILE:top-load> /dev/accel/accel0
+	COMMAND sh -c "python3 ${PROJECT_SOURCE_DIR}/tests/tools/check-top.py $<TARGET_FILE:accel-info> $<TARGET_FILE:top-load> $(${REFACCEL_NODE})"
 	LABELS sharing
 	TIMEOUT 600)
 refaccel_requires(kernel-accel-node)
@@ -143,7 +148,7 @@ refaccel_requires(kernel-refaccel-edu-dma)
 # addresses are IOVAs the IOMMU hands out below the 28-bit mask, so the
 # guest keeps its 1 GiB. The CPU engine's whole suite, then the DMA
 # engine's.
-set(REFACCEL_HAS_IOMMU sh -c "test -e /sys/class/accel/accel0/device/iommu_group && dmesg | grep 'refaccel.*self-test passed'")
+set(REFACCEL_HAS_IOMMU sh -c "test -e $(${REFACCEL_NODE} --sysfs)/device/iommu_group && dmesg | grep 'refaccel.*self-test passed'")
 accel_add_kernel_test(NAME kernel-refaccel-edu-iommu
 	COMMAND ${REFACCEL_LOAD}
 	COMMAND ${REFACCEL_HAS_IOMMU}
@@ -191,7 +196,7 @@ accel_add_test(NAME refaccel-cross
 	LIBS PkgConfig::LIBDRM)
 accel_add_kernel_test(NAME kernel-refaccel-cross
 	COMMAND ${REFACCEL_LOAD} software=1 edu_dma=0
-	COMMAND sh -c "test -c /dev/accel/accel1 && grep -qx 0x11e8 /sys/class/accel/accel0/device/device"
+	COMMAND sh -c "test -c \"$(${REFACCEL_NODE} 1)\" && grep -qx 0x11e8 $(${REFACCEL_NODE} --sysfs)/device/device"
 	COMMAND $<TARGET_FILE:refaccel-cross>
 	DEVICES edu
 	MEMORY 256M
@@ -203,7 +208,7 @@ refaccel_requires(kernel-refaccel-cross)
 # outlive its unbind.
 accel_add_kernel_test(NAME kernel-refaccel-cross-dma
 	COMMAND ${REFACCEL_LOAD} software=1 edu_dma=1
-	COMMAND sh -c "test -c /dev/accel/accel1 && dmesg | grep 'refaccel.*self-test passed, jobs on the DMA engine'"
+	COMMAND sh -c "test -c \"$(${REFACCEL_NODE} 1)\" && dmesg | grep 'refaccel.*self-test passed, jobs on the DMA engine'"
 	COMMAND $<TARGET_FILE:refaccel-cross>
 	DEVICES edu
 	MEMORY 256M
