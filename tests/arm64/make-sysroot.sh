@@ -34,6 +34,9 @@ PACKAGES=(
 	linux-image-6.12-arm64 busybox-static bash dash coreutils grep sed
 	mawk findutils diffutils util-linux procps kmod iproute2 ibverbs-providers
 	cmake
+	# the kernel's headers, for refaccel.ko (tests/kernel/refaccel/:
+	# cross-built with the host's linux-kbuild of the same version)
+	linux-headers-6.12-arm64
 	# the ICD tests' clients
 	clinfo python3 python3-pyopencl python3-numpy
 )
