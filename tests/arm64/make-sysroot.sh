@@ -45,7 +45,7 @@ PACKAGES=(
 dir=$1
 mirror=${ACCEL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # Bump when the fix-ups below change, so that a cached tree is remade.
-FIXUPS=2
+FIXUPS=3
 stamp_text="${PACKAGES[*]} $mirror fixups=$FIXUPS"
 
 if [ -f "$dir/.accel-sysroot" ] &&
@@ -94,8 +94,10 @@ while IFS= read -r -d '' link; do
 		"$link" || die "cannot rewrite the symlink $link"
 done < <(find "$tmp" -path "$tmp/dev" -prune -o -type l -lname '/*' -print0)
 
-# /bin/sh is made by dash's maintainer script.
+# /bin/sh is made by dash's maintainer script, awk (an alternative) by
+# mawk's.
 [ -e "$tmp/bin/sh" ] || ln -s dash "$tmp/bin/sh"
+[ -e "$tmp/usr/bin/awk" ] || ln -s mawk "$tmp/usr/bin/awk"
 
 # BLAS and LAPACK are reached through update-alternatives links, made by
 # their maintainer scripts: numpy (pyopencl's) cannot load without them.
