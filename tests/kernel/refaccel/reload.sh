@@ -24,7 +24,8 @@ if [ ! -s "$ko" ]; then
 	echo "reload.sh: SKIP: no $ko (the refaccel-build test makes it)" >&2
 	exit 77
 fi
-# The first load as every test's; it names the node.
+# The first load as every test's (in a guest that runs other tests too,
+# load.sh unloads a module left loaded first); it names the node.
 bash "$here/load.sh" "$ko" "$@" || exit 1
 node=$(bash "$here/node.sh") || exit 1
 rmmod refaccel || exit 1
