@@ -10,10 +10,14 @@
 # (tests/kernel/vm-run.sh --arch arm64) and runs there, in that one boot:
 # accel-info (the CPU device must name its NEON/SVE tier) and ctest over
 # the default set of tests (below) or, with ACCEL_ARM64_TESTS=all, every
-# test but the host-only labels. Its last line is the summary
-# tools/run-tests.sh prints:
+# test but the host-only labels. refaccel.ko, the kernel tier's reference
+# driver, is cross-built for the guest's kernel before the boot (a DRM
+# render node there: the arm64 kernel has no accel subsystem), and the
+# guest gets QEMU's edu PCI device behind the virt machine's SMMUv3 for
+# its edu personality. Its last line is the summary tools/run-tests.sh
+# prints:
 #   arm64: <passed>/<total> tests passed ...; accel-info: <tier>;
-#          sysroot Ns, build Ns, guest Ns
+#          sysroot Ns, build Ns (refaccel.ko Ns), guest Ns
 #
 # Environment: ACCEL_ARM64_COMPILER=ON|OFF overrides whether the OpenCL C
 # compiler is cross-built (default: ON where compiler-stub/ has an AArch64
@@ -83,6 +87,19 @@ if [ -z "$compiler" ]; then
 	fi
 fi
 
+# refaccel's edu personality wants QEMU's edu PCI device. Its DMA engine
+# reaches 28 bits of bus address and the virt machine's memory starts at
+# 1 GiB: only IOVAs from an IOMMU (the SMMUv3) are in its reach.
+guest_devices=() guest_dev_names=
+if qemu-system-aarch64 -machine virt -device help 2>/dev/null |
+   grep -q '^name "edu"'; then
+	guest_devices=(--iommu --device edu)
+	guest_dev_names=edu
+else
+	echo "$prog: qemu-system-aarch64 has no edu device: refaccel's edu" \
+		"tests are not run" >&2
+fi
+
 t=$SECONDS
 # Only what the guest runs: no benchmarks; -O2 without -g (a quarter
 # less compile time; the x86-64 tiers keep the debug builds). Test
@@ -98,7 +115,10 @@ if ! nice cmake -S "$root" -B "$build" \
 	-DACCEL_WERROR="${ACCEL_ARM64_WERROR:-ON}" \
 	-DACCEL_BUILD_COMPILER="$compiler" \
 	-DPython3_EXECUTABLE=/usr/bin/python3 \
-	-DACCEL_KERNEL_CACHE="$build/kernel-cache" >"$build/configure.log" 2>&1; then
+	-DACCEL_KERNEL_CACHE="$build/kernel-cache" \
+	-DACCEL_KERNEL_GUEST_DEVICES="$guest_dev_names" \
+	-DACCEL_KERNEL_GUEST_IOMMU="$([ -n "$guest_dev_names" ] && echo ON || echo OFF)" \
+	>"$build/configure.log" 2>&1; then
 	tail -n 20 "$build/configure.log" >&2
 	fail "cross-configure failed (log: $build/configure.log)"
 fi
@@ -107,6 +127,22 @@ if ! nice cmake --build "$build" --parallel "$jobs" >"$build/build.log" 2>&1; th
 	fail "cross-build failed ($((SECONDS - t))s; log: $build/build.log)"
 fi
 t_build=$((SECONDS - t))
+
+# refaccel.ko for the guest's kernel, where tests/kernel/refaccel.cmake
+# has the tests load it from (<build>/tests/kernel/refaccel/): on the
+# host, against the sysroot's kernel headers. Without it the refaccel
+# tests skip, saying so.
+t=$SECONDS
+bash "$root/tests/kernel/refaccel/build.sh" "$build/kernel-cache" \
+	"$build/tests/kernel/refaccel" "$root/libaccel/uapi" \
+	--arch arm64 --sysroot "$sysroot"
+rc=$?
+t_module=$((SECONDS - t))
+case $rc in
+0) ;;
+77) echo "$prog: refaccel.ko cannot be built here (above): its tests skip" >&2 ;;
+*) fail "refaccel.ko cross-build failed (${t_module}s)" ;;
+esac
 
 # Code runs several times slower under TCG than the timeouts assume:
 # every test's TIMEOUT is scaled in the generated test files (ctest 3.25
@@ -122,6 +158,15 @@ twice=$(find "$build" -path "$sysroot" -prune -o -path '*/kernel-batch/*.sh' -pr
 	xargs -0 -r cat | awk '{ print $1 }' | tr -d "'" |
 	xargs -r -n1 basename | sort -u | paste -sd '|')
 exclude="^(${twice:+$twice})\$"
+# refaccel's long cases, run with ACCEL_ARM64_TESTS=all only: chains on
+# edu's DMA engine (100 ms of guest time per command; 50-90 s each), 100
+# reloads, and the edu tests' IOMMU variants, which the guest's edu,
+# always behind the SMMUv3, makes copies of the plain ones. The default
+# set keeps a case of each kind: the software device, edu with jobs on
+# the CPU, and edu's DMA engine through the SMMU (kernel-refaccel-cross-
+# dma: jobs on it as importer and as exporter of a shared buffer).
+slow='kernel-refaccel-(edu-dma|edu-iommu|edu-dma-iommu|reload|cross)'
+ci_exclude="^(${twice:+$twice|}$slow)\$"
 
 # ---- 3. one boot of the arm64 guest -----------------------------------------
 
@@ -129,7 +174,8 @@ exclude="^(${twice:+$twice})\$"
 # (accelc's own test: 150 s), and most of that goes into building OpenCL C
 # (clang and LLVM under TCG), so the default set is what fits the CI
 # budget: the kernel tests (dma-buf, sync_file, vgem, soft-RoCE, the
-# zero-copy and fenced pipeline examples), the unit tests, the API suites
+# zero-copy and fenced pipeline examples, refaccel and the accel-node
+# backend but the long cases above), the unit tests, the API suites
 # and tools that build no OpenCL C (not labelled compiler or tier), the
 # ICD through clinfo and pyopencl, one OpenCL C program built and run
 # end to end (example-opencl-c) on the host's tier (SVE under -cpu max)
@@ -143,7 +189,7 @@ exclude="^(${twice:+$twice})\$"
 # ctest's selection.
 case ${ACCEL_ARM64_TESTS:-ci} in
 ci)
-	runs=("|-L '^(kernel|unit|api|tools|examples)\$' -LE '^(compiler|tier)\$' -E '$exclude'"
+	runs=("|-L '^(kernel|unit|api|tools|examples)\$' -LE '^(compiler|tier)\$' -E '$ci_exclude'"
 		"|-R '^(icd-clinfo|icd-pyopencl|example-opencl-c|compiler-(generic|denorms|workgroup|atomics)|accelc-flat-casts|api-printf)\$'"
 		"ACCEL_CPU_TARGET=armv8-a|-R '^example-opencl-c\$'")
 	;;
@@ -177,7 +223,7 @@ t=$SECONDS
 # cross-vCPU patching fault seen with the x86 guest is x86's).
 bash "$root/tests/kernel/vm-run.sh" \
 	--arch arm64 --sysroot "$sysroot" --cache "$build/kernel-cache" \
-	--ro "$root" --rw "$build" --tcg-thread multi \
+	--ro "$root" --rw "$build" --tcg-thread multi "${guest_devices[@]}" \
 	--timeout "$timeout" --results "$build/guest-results" \
 	--batch "$batch" 2>&1 | tee "$build/guest.log"
 rc=${PIPESTATUS[0]}
@@ -210,7 +256,7 @@ armv8-a) info="accel-info: $tier (NEON)" ;;
 armv8.2-a+sve) info="accel-info: $tier (SVE)" ;;
 *) info="accel-info: no NEON/SVE tier named" ;;
 esac
-times="sysroot ${t_sysroot}s, build ${t_build}s, guest ${t_guest}s"
+times="sysroot ${t_sysroot}s, build ${t_build}s (refaccel.ko ${t_module}s), guest ${t_guest}s"
 case $rc in
 0) summary "$line; $info; $times"; exit 0 ;;
 77) skip "the arm64 guest cannot run here (see above)" ;;

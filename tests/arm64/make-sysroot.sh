@@ -34,6 +34,9 @@ PACKAGES=(
 	linux-image-6.12-arm64 busybox-static bash dash coreutils grep sed
 	mawk findutils diffutils util-linux procps kmod iproute2 ibverbs-providers
 	cmake
+	# the kernel's headers, for refaccel.ko (tests/kernel/refaccel/:
+	# cross-built with the host's linux-kbuild of the same version)
+	linux-headers-6.12-arm64
 	# the ICD tests' clients
 	clinfo python3 python3-pyopencl python3-numpy
 )
@@ -42,7 +45,7 @@ PACKAGES=(
 dir=$1
 mirror=${ACCEL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # Bump when the fix-ups below change, so that a cached tree is remade.
-FIXUPS=2
+FIXUPS=3
 stamp_text="${PACKAGES[*]} $mirror fixups=$FIXUPS"
 
 if [ -f "$dir/.accel-sysroot" ] &&
@@ -91,8 +94,10 @@ while IFS= read -r -d '' link; do
 		"$link" || die "cannot rewrite the symlink $link"
 done < <(find "$tmp" -path "$tmp/dev" -prune -o -type l -lname '/*' -print0)
 
-# /bin/sh is made by dash's maintainer script.
+# /bin/sh is made by dash's maintainer script, awk (an alternative) by
+# mawk's.
 [ -e "$tmp/bin/sh" ] || ln -s dash "$tmp/bin/sh"
+[ -e "$tmp/usr/bin/awk" ] || ln -s mawk "$tmp/usr/bin/awk"
 
 # BLAS and LAPACK are reached through update-alternatives links, made by
 # their maintainer scripts: numpy (pyopencl's) cannot load without them.

@@ -25,8 +25,15 @@
 # inside the arm64 guest (tests/arm64/): each such test is then its
 # commands run there directly (run-commands.sh), labelled "kernel" and
 # "arm64-guest", and alone (RUN_SERIAL: on x86-64 each has a VM of its
-# own; here one reloads vgem while others may hold it). A test needing QEMU devices, memory or an IOMMU of its own
-# is not registered there: the one guest has none of them.
+# own; here one reloads vgem while others may hold it). The one guest
+# has the QEMU devices ACCEL_KERNEL_GUEST_DEVICES names and, with
+# ACCEL_KERNEL_GUEST_IOMMU, an IOMMU in front of them (arm64-tier.sh sets
+# both): a test runs there if the guest has the devices it asks for and,
+# if it asks for an IOMMU or for its own memory size, an IOMMU (MEMORY
+# only ever keeps a guest's memory within a device's DMA reach, which an
+# IOMMU gives at any size). There ACCEL_KERNEL_DEVICES tells its commands
+# which of the guest's devices are the test's (refaccel/load.sh keeps the
+# others from the driver).
 
 include_guard(GLOBAL)
 
@@ -36,6 +43,9 @@ include_guard(GLOBAL)
 if(CMAKE_CROSSCOMPILING AND CMAKE_SYSTEM_NAME STREQUAL "Linux" AND
    CMAKE_SYSTEM_PROCESSOR STREQUAL "aarch64")
 	set(ACCEL_KERNEL_IN_GUEST ON CACHE INTERNAL "ctest runs in the arm64 guest")
+	set(ACCEL_KERNEL_GUEST_DEVICES "" CACHE STRING
+	    "QEMU devices of the arm64 guest (-device each)")
+	option(ACCEL_KERNEL_GUEST_IOMMU "The arm64 guest has an IOMMU" OFF)
 else()
 	set(ACCEL_KERNEL_IN_GUEST OFF CACHE INTERNAL "ctest runs in the arm64 guest")
 endif()
@@ -52,6 +62,7 @@ function(accel_add_kernel_test)
 	set(envs "")
 	set(rws "")
 	set(devices "")
+	set(device_names "")
 	set(memory "")
 	set(iommu "")
 	set(labels all kernel)
@@ -84,6 +95,7 @@ function(accel_add_kernel_test)
 			list(APPEND labels "${arg}")
 		elseif(mode STREQUAL "DEVICES")
 			list(APPEND devices --device "${arg}")
+			list(APPEND device_names "${arg}")
 		elseif(mode STREQUAL "MEMORY")
 			set(memory --memory "${arg}")
 		elseif(mode STREQUAL "WORKING_DIRECTORY")
@@ -157,9 +169,16 @@ endmacro()
 
 # accel_add_kernel_test() inside the guest: the caller's variables.
 macro(_accel_add_in_guest_test)
-	if(devices OR memory OR iommu)
-		message(STATUS "${name}: needs a VM of its own (devices, memory "
-			"or IOMMU), not run in the arm64 guest")
+	foreach(dev IN LISTS device_names)
+		if(NOT dev IN_LIST ACCEL_KERNEL_GUEST_DEVICES)
+			message(STATUS "${name}: the arm64 guest has no ${dev} "
+				"device, not run there")
+			return()
+		endif()
+	endforeach()
+	if((memory OR iommu) AND NOT ACCEL_KERNEL_GUEST_IOMMU)
+		message(STATUS "${name}: needs an IOMMU or memory of its own, "
+			"not run in the arm64 guest")
 		return()
 	endif()
 	_accel_kernel_batch_file(batch)
@@ -167,6 +186,8 @@ macro(_accel_add_in_guest_test)
 		"${ACCEL_KERNEL_DIR}/run-commands.sh" "${batch}"
 		WORKING_DIRECTORY "${workdir}")
 	string(REPLACE "--env;" "" guest_env "${envs}")
+	string(REPLACE ";" " " guest_devices "${device_names}")
+	list(APPEND guest_env "ACCEL_KERNEL_DEVICES=${guest_devices}")
 	set_tests_properties("${name}" PROPERTIES
 		TIMEOUT ${timeout}
 		SKIP_RETURN_CODE 77

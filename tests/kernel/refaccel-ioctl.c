@@ -13,15 +13,28 @@
 #include <xf86drm.h>
 
 #include "refaccel-ioctl.h"
+#include "refaccel-sysfs.h"
 #include "uapi/drm/refaccel_accel.h"
 
-int refaccel_open(const char *node)
+int refaccel_open(struct refaccel_node *ret_node)
 {
-	int fd = open(node, O_RDWR | O_CLOEXEC);
+	struct refaccel_node node;
+	int fd;
 
-	if (fd < 0)
-		printf("SKIP: cannot open %s: %s (refaccel not loaded)\n",
-		       node, strerror(errno));
+	if (refaccel_node_find(0, &node)) {
+		printf("SKIP: no accel or render node of refaccel's (refaccel not loaded)\n");
+		return -1;
+	}
+	fd = open(node.node, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		printf("SKIP: cannot open %s: %s\n", node.node,
+		       strerror(errno));
+		return -1;
+	}
+	if (ret_node) {
+		*ret_node = node;
+		ret_node->name = strrchr(ret_node->sysfs, '/') + 1;
+	}
 	return fd;
 }
 

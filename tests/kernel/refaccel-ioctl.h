@@ -11,11 +11,14 @@
 
 #include <stdint.h>
 
+struct refaccel_node;
+
 /*
- * The accel node @node opened read-write, or -1 after saying why a test
- * that needs it skips (refaccel not loaded).
+ * The first refaccel node (refaccel_node_find(), accel or render node)
+ * opened read-write, or -1 after saying why a test that needs it skips
+ * (refaccel not loaded); @ret_node (may be NULL): which node it is.
  */
-int refaccel_open(const char *node);
+int refaccel_open(struct refaccel_node *ret_node);
 int refaccel_ioctl(int fd, unsigned long req, void *arg);
 int refaccel_bo_new(int fd, uint64_t size, uint32_t *ret_handle);
 /* The whole buffer, read-write and shared; its size in @ret_size. */

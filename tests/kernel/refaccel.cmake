@@ -8,22 +8,42 @@
 # kernel's headers (downloaded once into ACCEL_KERNEL_CACHE), which a
 # plain build must not fetch. refaccel-build is the fixture of every test
 # that loads it; `cmake --build . --target refaccel-module` builds it by
-# hand.
+# hand. Cross-built for the arm64 guest (ctest runs inside it), there is
+# no such test: tests/arm64/arm64-tier.sh builds the module on the host
+# (build.sh against the arm64 kernel in the sysroot) before the guest
+# boots.
+#
+# Tests find the device's node with refaccel/node.sh (shell) and
+# refaccel-sysfs.c (C): an accel node, or where the kernel has no accel
+# subsystem (Debian's arm64) the render node refaccel registers instead.
 
 set(REFACCEL_SRC "${CMAKE_CURRENT_SOURCE_DIR}/refaccel")
 set(REFACCEL_KO_DIR "${CMAKE_CURRENT_BINARY_DIR}/refaccel")
 set(REFACCEL_KO "${REFACCEL_KO_DIR}/refaccel.ko")
 set(REFACCEL_BUILD bash "${REFACCEL_SRC}/build.sh" "${ACCEL_KERNEL_CACHE}"
 	"${REFACCEL_KO_DIR}" "${PROJECT_SOURCE_DIR}/libaccel/uapi")
+if(ACCEL_KERNEL_IN_GUEST)
+	list(APPEND REFACCEL_BUILD --arch arm64 --sysroot "${ACCEL_ARM64_SYSROOT}")
+endif()
 # First command of every VM batch that uses the driver.
 set(REFACCEL_LOAD bash "${REFACCEL_SRC}/load.sh" "${REFACCEL_KO}")
+# Its last in the arm64 guest, which runs every test in one boot: the
+# module unloaded, so that other tests do not see the device.
+set(REFACCEL_UNLOAD_LAST "")
+if(ACCEL_KERNEL_IN_GUEST)
+	set(REFACCEL_UNLOAD_LAST COMMAND bash "${REFACCEL_SRC}/unload.sh")
+endif()
+# The first refaccel node (node.sh [--sysfs] [N]), in sh -c strings.
+set(REFACCEL_NODE "bash ${REFACCEL_SRC}/node.sh")
 
-add_test(NAME refaccel-build COMMAND ${REFACCEL_BUILD})
-set_tests_properties(refaccel-build PROPERTIES
-	LABELS "all;kernel"
-	TIMEOUT 600
-	SKIP_RETURN_CODE 77
-	FIXTURES_SETUP refaccel_ko)
+if(NOT ACCEL_KERNEL_IN_GUEST)
+	add_test(NAME refaccel-build COMMAND ${REFACCEL_BUILD})
+	set_tests_properties(refaccel-build PROPERTIES
+		LABELS "all;kernel"
+		TIMEOUT 600
+		SKIP_RETURN_CODE 77
+		FIXTURES_SETUP refaccel_ko)
+endif()
 
 add_custom_target(refaccel-module
 	COMMAND ${REFACCEL_BUILD}
@@ -40,14 +60,14 @@ endfunction()
 
 # The driver's ioctls, raw.
 accel_add_test(NAME refaccel-driver
-	SOURCES test-refaccel-driver.c refaccel-ioctl.c
+	SOURCES test-refaccel-driver.c refaccel-ioctl.c refaccel-sysfs.c
 		${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
 	LABELS kernel
 	TIMEOUT 120
 	LIBS PkgConfig::LIBDRM)
 # edu's own paths: fences signalled by the interrupt handler, runtime PM.
 accel_add_test(NAME refaccel-edu
-	SOURCES test-refaccel-edu.c refaccel-ioctl.c
+	SOURCES test-refaccel-edu.c refaccel-ioctl.c refaccel-sysfs.c
 	LABELS kernel
 	TIMEOUT 120
 	LIBS PkgConfig::LIBDRM)
@@ -62,6 +82,7 @@ accel_add_kernel_test(NAME kernel-refaccel
 	COMMAND ${REFACCEL_LOAD}
 	COMMAND $<TARGET_FILE:refaccel-driver>
 	COMMAND $<TARGET_FILE:refaccel-unplug>
+	${REFACCEL_UNLOAD_LAST}
 	TIMEOUT 600)
 refaccel_requires(kernel-refaccel)
 
@@ -72,11 +93,11 @@ refaccel_requires(kernel-refaccel)
 # map. One boot: the personality is checked (PCI 1234:11e8, the probe's
 # self-test of the factorial unit, interrupt and DMA), then the raw ioctls
 # and libaccel's backend.
-set(REFACCEL_IS_EDU sh -c "grep -qx 0x11e8 /sys/class/accel/accel0/device/device && dmesg | grep 'refaccel.*edu.*self-test passed'")
+set(REFACCEL_IS_EDU sh -c "grep -qx 0x11e8 $(${REFACCEL_NODE} --sysfs)/device/device && dmesg | grep 'refaccel.*edu.*self-test passed'")
 
 accel_add_test(NAME accel-node
 	SOURCES test-accel-node.c ${PROJECT_SOURCE_DIR}/tests/sharing/peer.c
-		accel-node-util.c
+		accel-node-util.c refaccel-sysfs.c
 	LABELS kernel sharing
 	TIMEOUT 300
 	LIBS PkgConfig::LIBDRM)
@@ -89,8 +110,8 @@ accel_add_kernel_test(NAME kernel-accel-node
 	COMMAND $<TARGET_FILE:accel-node>
 	COMMAND sh -c "$<TARGET_FILE:accel-info> --verbose | tee /dev/stderr | grep -q 'refaccel'"
 	COMMAND $<TARGET_FILE:gpu-accel-pipeline>
-	COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/tools/check-top.py
-		$<TARGET_FILE:accel-info> $<TARGET_FILE:top-load> /dev/accel/accel0
+	COMMAND sh -c "python3 ${PROJECT_SOURCE_DIR}/tests/tools/check-top.py $<TARGET_FILE:accel-info> $<TARGET_FILE:top-load> $(${REFACCEL_NODE})"
+	${REFACCEL_UNLOAD_LAST}
 	LABELS sharing
 	TIMEOUT 600)
 refaccel_requires(kernel-accel-node)
@@ -107,6 +128,7 @@ accel_add_kernel_test(NAME kernel-refaccel-edu
 	COMMAND $<TARGET_FILE:refaccel-edu>
 	COMMAND $<TARGET_FILE:accel-node>
 	COMMAND ${REFACCEL_INFO_IS_EDU}
+	${REFACCEL_UNLOAD_LAST}
 	DEVICES edu
 	MEMORY 256M
 	LABELS sharing
@@ -125,14 +147,18 @@ if(TARGET accel-rdma)
 	set(REFACCEL_RDMA_PIPELINE
 		COMMAND $<TARGET_FILE:gpu-accel-rdma-pipeline> 128x64)
 endif()
+# The last load's self-test put the jobs on the DMA engine (a guest that
+# runs many tests has earlier loads' lines too).
+set(REFACCEL_EDU_DMA sh -c "dmesg | grep 'refaccel.*self-test passed' | tail -n 1 | grep 'jobs on the DMA engine'")
 accel_add_kernel_test(NAME kernel-refaccel-edu-dma
 	COMMAND ${REFACCEL_LOAD} edu_dma=1
-	COMMAND sh -c "dmesg | grep 'refaccel.*self-test passed, jobs on the DMA engine'"
+	COMMAND ${REFACCEL_EDU_DMA}
 	COMMAND $<TARGET_FILE:refaccel-driver>
 	COMMAND $<TARGET_FILE:refaccel-edu>
 	COMMAND sh -c "grep refaccel /proc/interrupts"
 	${REFACCEL_RDMA_PIPELINE}
 	COMMAND $<TARGET_FILE:refaccel-unplug>
+	${REFACCEL_UNLOAD_LAST}
 	ENV REFACCEL_TEST_CHAIN=10
 	DEVICES edu
 	MEMORY 256M
@@ -143,12 +169,13 @@ refaccel_requires(kernel-refaccel-edu-dma)
 # addresses are IOVAs the IOMMU hands out below the 28-bit mask, so the
 # guest keeps its 1 GiB. The CPU engine's whole suite, then the DMA
 # engine's.
-set(REFACCEL_HAS_IOMMU sh -c "test -e /sys/class/accel/accel0/device/iommu_group && dmesg | grep 'refaccel.*self-test passed'")
+set(REFACCEL_HAS_IOMMU sh -c "test -e $(${REFACCEL_NODE} --sysfs)/device/iommu_group && dmesg | grep 'refaccel.*self-test passed'")
 accel_add_kernel_test(NAME kernel-refaccel-edu-iommu
 	COMMAND ${REFACCEL_LOAD}
 	COMMAND ${REFACCEL_HAS_IOMMU}
 	COMMAND $<TARGET_FILE:refaccel-driver>
 	COMMAND $<TARGET_FILE:accel-node>
+	${REFACCEL_UNLOAD_LAST}
 	DEVICES edu
 	IOMMU
 	LABELS sharing
@@ -158,6 +185,7 @@ accel_add_kernel_test(NAME kernel-refaccel-edu-dma-iommu
 	COMMAND ${REFACCEL_LOAD} edu_dma=1
 	COMMAND ${REFACCEL_HAS_IOMMU}
 	COMMAND $<TARGET_FILE:refaccel-driver>
+	${REFACCEL_UNLOAD_LAST}
 	ENV REFACCEL_TEST_CHAIN=10
 	DEVICES edu
 	IOMMU
@@ -172,6 +200,7 @@ refaccel_requires(kernel-refaccel-edu-dma-iommu)
 accel_add_kernel_test(NAME kernel-refaccel-reload
 	COMMAND bash ${REFACCEL_SRC}/reload.sh ${REFACCEL_KO} 100
 		software=1 edu_dma=1
+	${REFACCEL_UNLOAD_LAST}
 	DEVICES edu
 	MEMORY 256M
 	TIMEOUT 600)
@@ -191,8 +220,9 @@ accel_add_test(NAME refaccel-cross
 	LIBS PkgConfig::LIBDRM)
 accel_add_kernel_test(NAME kernel-refaccel-cross
 	COMMAND ${REFACCEL_LOAD} software=1 edu_dma=0
-	COMMAND sh -c "test -c /dev/accel/accel1 && grep -qx 0x11e8 /sys/class/accel/accel0/device/device"
+	COMMAND sh -c "test -c \"$(${REFACCEL_NODE} 1)\" && grep -qx 0x11e8 $(${REFACCEL_NODE} --sysfs)/device/device"
 	COMMAND $<TARGET_FILE:refaccel-cross>
+	${REFACCEL_UNLOAD_LAST}
 	DEVICES edu
 	MEMORY 256M
 	TIMEOUT 600)
@@ -203,8 +233,9 @@ refaccel_requires(kernel-refaccel-cross)
 # outlive its unbind.
 accel_add_kernel_test(NAME kernel-refaccel-cross-dma
 	COMMAND ${REFACCEL_LOAD} software=1 edu_dma=1
-	COMMAND sh -c "test -c /dev/accel/accel1 && dmesg | grep 'refaccel.*self-test passed, jobs on the DMA engine'"
+	COMMAND sh -c "test -c \"$(${REFACCEL_NODE} 1)\" && dmesg | grep 'refaccel.*self-test passed' | tail -n 1 | grep 'jobs on the DMA engine'"
 	COMMAND $<TARGET_FILE:refaccel-cross>
+	${REFACCEL_UNLOAD_LAST}
 	DEVICES edu
 	MEMORY 256M
 	TIMEOUT 600)
@@ -220,6 +251,7 @@ accel_add_test(NAME accel-infence
 accel_add_kernel_test(NAME kernel-accel-infence
 	COMMAND ${REFACCEL_LOAD}
 	COMMAND $<TARGET_FILE:accel-infence>
+	${REFACCEL_UNLOAD_LAST}
 	LABELS sharing
 	TIMEOUT 600)
 refaccel_requires(kernel-accel-infence)
@@ -238,6 +270,7 @@ if(TARGET accel-icd AND REFACCEL_OPENCL_FOUND AND ACCEL_ICD_VENDORS_DIR)
 	accel_add_kernel_test(NAME kernel-icd-refaccel
 		COMMAND ${REFACCEL_LOAD}
 		COMMAND $<TARGET_FILE:icd-refaccel>
+		${REFACCEL_UNLOAD_LAST}
 		ENV "OCL_ICD_VENDORS=${ACCEL_ICD_VENDORS_DIR}"
 		ENV "OPENCL_VENDOR_PATH=${ACCEL_ICD_VENDORS_DIR}"
 		LABELS icd

@@ -18,20 +18,23 @@
 #include "test-common.h"
 #include "../sharing/peer.h"
 #include "accel-node-util.h"
+#include "refaccel-sysfs.h"
 
 #define MS 1000000ll
 #define SZ 65536u
 
 /*
- * The bus accel0's device sits on, as sysfs says ("platform" for
+ * The bus the device of @node sits on, as sysfs says ("platform" for
  * refaccel's software personality, "pci" for edu); NULL if unknown.
  */
-static const char *node_bus(void)
+static const char *node_bus(const struct refaccel_node *node)
 {
 	static char path[4096];
-	char *real = realpath("/sys/class/accel/accel0/device/subsystem",
-			      NULL);
+	char *real;
 	const char *slash;
+
+	snprintf(path, sizeof(path), "%s/device/subsystem", node->sysfs);
+	real = realpath(path, NULL);
 
 	if (!real)
 		return NULL;
@@ -61,9 +64,18 @@ static int teardown(void **state)
 static void test_discovery(void **state)
 {
 	struct node_env *env = *state;
+	struct refaccel_node node;
 	const char *s = NULL;
 	uint64_t v = 0;
 	int n, i, seen = 0;
+	bool accel;
+
+	/*
+	 * An accel node, or where the kernel has no accel subsystem a render
+	 * node (discovery's entry then is the DRM card with its render node).
+	 */
+	assert_int_equal(refaccel_node_find(0, &node), 0);
+	accel = !strncmp(node.node, "/dev/accel/", 11);
 
 	assert_int_equal(accel_device_query_u64(env->acc, ACCEL_DEVICE_U64_TYPE,
 						&v), 0);
@@ -80,7 +92,7 @@ static void test_discovery(void **state)
 	assert_string_equal(s, "accel");
 	assert_int_equal(accel_device_query_string(env->acc,
 			 ACCEL_DEVICE_STRING_DEVNODE, &s), 0);
-	assert_string_equal(s, "/dev/accel/accel0");
+	assert_string_equal(s, node.node);
 	assert_int_equal(accel_device_query_string(env->acc,
 			 ACCEL_DEVICE_STRING_BUILT_IN_KERNELS, &s), 0);
 	assert_string_equal(s, "copy_u8;fill_u32;factorial_u32");
@@ -95,16 +107,24 @@ static void test_discovery(void **state)
 				 ACCEL_CANDIDATE_STRING_SUBSYSTEM, &sub), 0);
 		assert_int_equal(accel_context_get_candidate_string(env->ctx, i,
 				 ACCEL_CANDIDATE_STRING_DRIVER, &drv), 0);
-		if (strcmp(sub, "accel") || strcmp(drv, "refaccel"))
+		if (strcmp(sub, accel ? "accel" : "drm") ||
+		    strcmp(drv, "refaccel"))
 			continue;
+		assert_int_equal(accel_context_get_candidate_string(env->ctx, i,
+				 ACCEL_CANDIDATE_STRING_RENDER_DEVNODE, &s), 0);
+		if (!accel && strcmp(s, node.node))
+			continue; /* another refaccel device */
 		seen++;
 		assert_int_equal(accel_context_get_candidate_string(env->ctx, i,
 				 ACCEL_CANDIDATE_STRING_SYSNAME, &s), 0);
-		assert_string_equal(s, "accel0");
+		if (accel)
+			assert_string_equal(s, node.name);
+		else
+			assert_true(!strncmp(s, "card", 4));
 		assert_int_equal(accel_context_get_candidate_string(env->ctx, i,
 				 ACCEL_CANDIDATE_STRING_BUS, &s), 0);
-		assert_non_null(node_bus());
-		assert_string_equal(s, node_bus());
+		assert_non_null(node_bus(&node));
+		assert_string_equal(s, node_bus(&node));
 		assert_int_equal(accel_context_get_candidate_string(env->ctx, i,
 				 ACCEL_CANDIDATE_STRING_BACKEND, &s), 0);
 		assert_string_equal(s, "accel");

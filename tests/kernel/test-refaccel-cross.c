@@ -112,7 +112,7 @@ static int open_dev(const struct refaccel_sysfs_dev *d)
 	int fd = refaccel_sysfs_open(d, OPEN_MS);
 
 	if (fd < 0)
-		fail_msg("%s: no accel node: %s", d->name, strerror(-fd));
+		fail_msg("%s: no node: %s", d->name, strerror(-fd));
 	return fd;
 }
 

@@ -26,7 +26,6 @@
 #include "../sharing/peer.h"
 #include "uapi/drm/refaccel_accel.h"
 
-#define NODE "/dev/accel/accel0"
 #define SZ 65536u
 /*
  * How long a job may take, in ms: a bound for failures only. edu's DMA
@@ -735,7 +734,7 @@ int main(void)
 	};
 	int r;
 
-	fd = refaccel_open(NODE);
+	fd = refaccel_open(NULL);
 	if (fd < 0)
 		return TEST_EXIT_SKIP;
 	r = TEST_RUN_GROUP("refaccel-driver", tests);

@@ -19,10 +19,9 @@
 #include <xf86drm.h>
 
 #include "refaccel-ioctl.h"
+#include "refaccel-sysfs.h"
 #include "test-common.h"
 
-#define NODE "/dev/accel/accel0"
-#define DEV "/sys/class/accel/accel0/device/"
 #define PARAMS "/sys/module/refaccel/parameters/"
 /* refaccel_edu.c's EDU_AUTOSUSPEND_MS */
 #define AUTOSUSPEND_MS 200
@@ -30,6 +29,17 @@
 #define SETTLE_MS 10000
 
 static int fd = -1;
+/* The device's sysfs folder, ending in a slash. */
+static char dev[160];
+
+/* @name in the device's sysfs folder (one path at a time). */
+static const char *dev_file(const char *name)
+{
+	static char path[256];
+
+	snprintf(path, sizeof(path), "%s%s", dev, name);
+	return path;
+}
 
 /* The first line of a sysfs file, newline dropped ("" if unreadable). */
 static void read_line(const char *path, char *buf, size_t n)
@@ -105,14 +115,14 @@ static void test_irq_signals_fences(void **state)
 		skip();
 	assert_int_equal(refaccel_bo_new(fd, 8192, &a), 0);
 	assert_int_equal(refaccel_bo_new(fd, 8192, &b), 0);
-	n0 = read_u64(DEV "irq_fences");
+	n0 = read_u64(dev_file("irq_fences"));
 
 	assert_int_equal(refaccel_fill(fd, a, 0, 8192, 0x1a2b3c4d, 0, s), 0);
 	assert_int_equal(syncobj_result(s), 1);
-	assert_int_equal(read_u64(DEV "irq_fences"), n0 + 1);
+	assert_int_equal(read_u64(dev_file("irq_fences")), n0 + 1);
 	assert_int_equal(refaccel_copy(fd, b, 0, a, 0, 8192, s), 0);
 	assert_int_equal(syncobj_result(s), 1);
-	assert_int_equal(read_u64(DEV "irq_fences"), n0 + 2);
+	assert_int_equal(read_u64(dev_file("irq_fences")), n0 + 2);
 	assert_int_equal(refaccel_bo_map(fd, b, &p, &size), 0);
 	check_u32(p, 8192, 0x1a2b3c4d);
 
@@ -120,12 +130,12 @@ static void test_irq_signals_fences(void **state)
 	assert_int_equal(refaccel_factorial(fd, b, 4, b, 0, 4, s), 0);
 	assert_int_equal(syncobj_result(s), 1);
 	assert_int_equal(memcmp(p + 4, &(uint32_t){ 120 }, 4), 0);
-	assert_int_equal(read_u64(DEV "irq_fences"), n0 + 2);
+	assert_int_equal(read_u64(dev_file("irq_fences")), n0 + 2);
 
 	drop_next_irq();
 	assert_int_equal(refaccel_fill(fd, b, 0, 8192, 0x600df00d, 0, s), 0);
 	assert_int_equal(syncobj_result(s), -ETIMEDOUT);
-	assert_int_equal(read_u64(DEV "irq_fences"), n0 + 2);
+	assert_int_equal(read_u64(dev_file("irq_fences")), n0 + 2);
 
 	munmap(p, size);
 	assert_int_equal(refaccel_bo_close(fd, a), 0);
@@ -140,7 +150,7 @@ static bool runtime_status_becomes(const char *want)
 	int i;
 
 	for (i = 0; i < SETTLE_MS / 20; i++) {
-		read_line(DEV "power/runtime_status", buf, sizeof(buf));
+		read_line(dev_file("power/runtime_status"), buf, sizeof(buf));
 		if (!strcmp(buf, want))
 			return true;
 		usleep(20 * 1000);
@@ -163,26 +173,26 @@ static void test_runtime_pm(void **state)
 	uint8_t *p;
 
 	(void)state;
-	read_line(DEV "power/control", buf, sizeof(buf));
+	read_line(dev_file("power/control"), buf, sizeof(buf));
 	assert_string_equal(buf, "auto");
-	assert_int_equal(read_u64(DEV "power/autosuspend_delay_ms"),
+	assert_int_equal(read_u64(dev_file("power/autosuspend_delay_ms")),
 			 AUTOSUSPEND_MS);
 	assert_int_equal(refaccel_bo_new(fd, bytes, &a), 0);
 	assert_true(runtime_status_becomes("suspended"));
-	active = read_u64(DEV "power/runtime_active_time");
-	suspended = read_u64(DEV "power/runtime_suspended_time");
+	active = read_u64(dev_file("power/runtime_active_time"));
+	suspended = read_u64(dev_file("power/runtime_suspended_time"));
 
 	assert_int_equal(refaccel_fill(fd, a, 0, bytes, 0x0ddba11, 0, s), 0);
 	if (jobs_on_dma_engine()) {
 		/* Eight steps of 100 ms: still running. */
-		read_line(DEV "power/runtime_status", buf, sizeof(buf));
+		read_line(dev_file("power/runtime_status"), buf, sizeof(buf));
 		assert_string_equal(buf, "active");
 	}
 	assert_int_equal(syncobj_result(s), 1);
 	assert_true(runtime_status_becomes("suspended"));
-	assert_true(read_u64(DEV "power/runtime_active_time") >=
+	assert_true(read_u64(dev_file("power/runtime_active_time")) >=
 		    active + AUTOSUSPEND_MS);
-	assert_true(read_u64(DEV "power/runtime_suspended_time") > suspended);
+	assert_true(read_u64(dev_file("power/runtime_suspended_time")) > suspended);
 	assert_int_equal(refaccel_bo_map(fd, a, &p, &size), 0);
 	check_u32(p, bytes, 0x0ddba11);
 
@@ -197,19 +207,22 @@ int main(void)
 		cmocka_unit_test(test_irq_signals_fences),
 		cmocka_unit_test(test_runtime_pm),
 	};
+	struct refaccel_node node;
 	char vendor[16], device[16];
 	int r;
 
-	read_line(DEV "vendor", vendor, sizeof(vendor));
-	read_line(DEV "device", device, sizeof(device));
-	if (strcmp(vendor, "0x1234") || strcmp(device, "0x11e8")) {
-		printf("SKIP: accel0 is no edu device (%s:%s)\n", vendor,
-		       device);
-		return TEST_EXIT_SKIP;
-	}
-	fd = refaccel_open(NODE);
+	fd = refaccel_open(&node);
 	if (fd < 0)
 		return TEST_EXIT_SKIP;
+	snprintf(dev, sizeof(dev), "%s/device/", node.sysfs);
+	read_line(dev_file("vendor"), vendor, sizeof(vendor));
+	read_line(dev_file("device"), device, sizeof(device));
+	if (strcmp(vendor, "0x1234") || strcmp(device, "0x11e8")) {
+		printf("SKIP: %s is no edu device (%s:%s)\n", node.name,
+		       vendor, device);
+		close(fd);
+		return TEST_EXIT_SKIP;
+	}
 	r = TEST_RUN_GROUP("refaccel-edu", tests);
 	close(fd);
 	return r;

@@ -65,14 +65,16 @@ static void test_unbind_with_open_file(void **state)
 {
 	struct sync_file_info info = { 0 };
 	struct refaccel_sysfs_dev dev;
+	struct refaccel_node node;
 	uint32_t bo, so, bo2;
 	struct pollfd pfd;
 	uint8_t *p;
 	int fd, sf;
 
 	(void)state;
-	assert_int_equal(refaccel_sysfs_get("accel0", &dev), 0);
-	fd = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+	assert_int_equal(refaccel_node_find(0, &node), 0);
+	assert_int_equal(refaccel_sysfs_get(&node, &dev), 0);
+	fd = open(node.node, O_RDWR | O_CLOEXEC);
 	assert_true(fd >= 0);
 	assert_int_equal(bo_new(fd, &bo), 0);
 	p = bo_map(fd, bo);
@@ -121,11 +123,11 @@ int main(void)
 		cmocka_unit_test(test_unbind_with_open_file),
 	};
 	struct refaccel_sysfs_dev dev;
+	struct refaccel_node node;
 
 	/* never another driver's device: this one goes away for a moment */
-	if (refaccel_sysfs_get("accel0", &dev)) {
-		printf("SKIP: accel0: no refaccel device this process may "
-		       "unbind\n");
+	if (refaccel_node_find(0, &node) || refaccel_sysfs_get(&node, &dev)) {
+		printf("SKIP: no refaccel device this process may unbind\n");
 		return TEST_EXIT_SKIP;
 	}
 	refaccel_sysfs_put(&dev);

@@ -38,7 +38,9 @@
 #                    drives)
 #   --iommu          a virtual IOMMU: the q35 machine with -device
 #                    intel-iommu, the guest booted with intel_iommu=on
-#                    iommu.strict=1 (device addresses are IOVAs)
+#                    iommu.strict=1 (device addresses are IOVAs); arm64:
+#                    the virt machine's SMMUv3 (iommu=smmuv3) in front of
+#                    every PCI device, iommu.strict=1
 #
 # Exit codes: the command's own (batch: 0 if all passed, 77 if all were
 # skipped, else the first failure's), 77 cannot run here, 124 timeout,
@@ -135,7 +137,6 @@ case $arch in
 amd64) prep_args=() ;;
 arm64)
 	[ -n "$sysroot" ] || die "--arch arm64 needs --sysroot"
-	[ "$iommu" = 0 ] || die "--iommu: only the amd64 guest has one"
 	prep_args=(--arch arm64 --sysroot "$sysroot")
 	;;
 *) die "--arch wants amd64 or arm64" ;;
@@ -274,10 +275,14 @@ if [[ $tsc_khz =~ ^[0-9]{6,8}$ ]]; then
 fi
 
 # intel-iommu exists on q35 only; strict mode unmaps at once, so a
-# device address used after its unmap faults.
+# device address used after its unmap faults. arm64's virt machine has
+# an SMMUv3 of its own (strict is Debian's default there too).
 machine=pc
 [ "$arch" = arm64 ] && machine=virt
-if [ "$iommu" = 1 ]; then
+if [ "$iommu" = 1 ] && [ "$arch" = arm64 ]; then
+	machine=virt,iommu=smmuv3
+	cmdline+=" iommu.strict=1"
+elif [ "$iommu" = 1 ]; then
 	machine=q35
 	cmdline+=" intel_iommu=on iommu.strict=1"
 	devices=(intel-iommu "${devices[@]}")

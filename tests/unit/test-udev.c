@@ -325,6 +325,51 @@ static void test_probe_eacces(void **state)
 	assert_int_equal(test_log_count(&f->log, ACCEL_LOG_ERR), 0);
 }
 
+/*
+ * On a kernel without the accel subsystem (CONFIG_DRM_ACCEL unset), an
+ * accel driver (refaccel) registers a DRM card and render node instead:
+ * the accel-node backend takes it by driver name and opens the render
+ * node, never the primary one. (Plain files answer no ioctl: the device
+ * is then declined.) Names not used elsewhere: a removed device leaves
+ * its class link behind.
+ */
+static void test_probe_render_accel(void **state)
+{
+	struct fixture *f = *state;
+	struct opens o = { 0 };
+	bool render = false;
+	char *ra;
+	unsigned i;
+
+	ra = umockdev_testbed_add_device(testbed, "platform", "refaccel", NULL,
+					 NULL, "MODALIAS", "platform:refaccel",
+					 NULL);
+	assert_non_null(ra);
+	umockdev_testbed_set_attribute_link(testbed, ra, "driver",
+					    "../../../bus/platform/drivers/refaccel");
+	assert_true(add_node(testbed, "drm", "card3", ra, "/dev/dri/card3",
+			     "drm_minor", "226", "3"));
+	assert_true(add_node(testbed, "drm", "renderD131", ra,
+			     "/dev/dri/renderD131", "drm_minor", "226", "131"));
+
+	assert_int_equal(probe_all(f, &o), 1);
+	/* vgem's primary node (the DRM backend) and refaccel's render node. */
+	assert_int_equal(o.n, 2);
+	for (i = 0; i < o.n; i++) {
+		assert_string_not_equal(o.paths[i], "/dev/dri/card3");
+		render |= !strcmp(o.paths[i], "/dev/dri/renderD131");
+	}
+	assert_true(render);
+	assert_true(test_log_contains(&f->log,
+		"card3: driver 'refaccel' is not one the drm backend knows"));
+	assert_true(test_log_contains(&f->log,
+		"card3: /dev/dri/renderD131 reports driver"));
+	assert_int_equal(test_log_count(&f->log, ACCEL_LOG_ERR), 0);
+
+	umockdev_testbed_remove_device(testbed, ra);
+	g_free(ra);
+}
+
 
 /* ---- diagnostics: every candidate and why it is not usable ---------- */
 
@@ -725,6 +770,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_candidates_node_missing,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_accel_info, setup,
+						teardown),
+		/* After the tests that count candidates: it adds one. */
+		cmocka_unit_test_setup_teardown(test_probe_render_accel, setup,
 						teardown),
 		/* Last: they empty the testbed. */
 		cmocka_unit_test_setup_teardown(test_enumerate_nothing, setup,

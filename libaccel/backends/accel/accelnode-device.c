@@ -2,7 +2,10 @@
 /*
  * Accel-node devices: which discovered /dev/accel nodes this backend
  * claims (the drivers of the table below), their properties, and the
- * backend's ops table.
+ * backend's ops table. A kernel built without the accel subsystem
+ * (CONFIG_DRM_ACCEL unset) has no /dev/accel: a driver of the table then
+ * registers a DRM render node instead, which this backend claims the
+ * same way, by driver name.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,6 +20,20 @@
 static const struct accelnode_driver *const drivers[] = {
 	&accelnode_refaccel,
 };
+
+/*
+ * The node of @info the engine is reached through: the accel node, or
+ * the render node of a DRM device (a kernel without the accel
+ * subsystem); NULL for anything else (a primary node alone).
+ */
+static const char *engine_node(const struct accel_udev_info *info)
+{
+	if (!strcmp(info->subsystem, "accel"))
+		return info->devnode;
+	if (!strcmp(info->subsystem, "drm") && *info->render_devnode)
+		return info->render_devnode;
+	return NULL;
+}
 
 /* The driver of this backend behind the node, or NULL (gem_node_claim). */
 static const void *match_driver(const struct accel_udev_info *info)
@@ -140,23 +157,34 @@ static int accelnode_probe(struct accel_context *ctx,
 			   const struct accel_udev_info *info)
 {
 	const struct accelnode_driver *drv;
+	struct accel_udev_info node;
 	struct gem_node_version ver;
 	uint64_t prime = 0;
 	int fd, r;
 
-	drv = gem_node_claim(ctx, info, "accel", "accel", match_driver);
+	if (!engine_node(info))
+		return 0;
+	drv = gem_node_claim(ctx, info, info->subsystem, "accel",
+			     match_driver);
 	if (!drv)
 		return 0;
-	r = gem_node_open(ctx, info, drv->name, &fd);
+	/*
+	 * From here on the node is the one opened (and the device's
+	 * DEVNODE): a render node, never its primary node, whose first
+	 * opener would become DRM master.
+	 */
+	node = *info;
+	node.devnode = engine_node(info);
+	r = gem_node_open(ctx, &node, drv->name, &fd);
 	if (r <= 0)
 		return r;
-	if (!gem_node_identify(ctx, info, fd, drv->name, &ver))
+	if (!gem_node_identify(ctx, &node, fd, drv->name, &ver))
 		return 0;
 	/* Without PRIME there is no sharing, but the engine still works. */
 	if (gem_node_get_cap(fd, DRM_CAP_PRIME, &prime) < 0)
 		prime = 0;
-	r = create_device(ctx, info, drv, &ver, fd, (uint32_t)prime);
-	log_dbg(ctx, "%s: %s (PRIME 0x%llx): %s\n", info->devnode, ver.name,
+	r = create_device(ctx, &node, drv, &ver, fd, (uint32_t)prime);
+	log_dbg(ctx, "%s: %s (PRIME 0x%llx): %s\n", node.devnode, ver.name,
 		(unsigned long long)prime, r < 0 ? strerror(-r) : "claimed");
 	return r < 0 ? r : 1;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The accel-node backend: devices behind /dev/accel/accelN whose kernel
- * driver runs the work. Buffers are the driver's GEM objects (shared with
+ * driver runs the work (or behind the render node such a driver registers
+ * where the kernel has no accel subsystem). Buffers are the driver's GEM objects (shared with
  * PRIME), commands become kernel jobs with a syncobj out-fence each, and
  * completion is seen by waiting on those syncobjs in order on one thread
  * per device.

@@ -7,8 +7,11 @@
  * - edu: a PCI driver for QEMU's teaching device (refaccel_edu.c).
  *
  * Each bound device is its own DRM accel device (/dev/accel/accelN) with
- * the same UAPI. The software device is only registered when no edu
- * device was bound at load, unless the "software" parameter says so.
+ * the same UAPI; on a kernel built without the accel subsystem
+ * (CONFIG_DRM_ACCEL unset, as in Debian's arm64 config) it is a DRM
+ * render node instead (/dev/dri/renderDN, with its primary node). The
+ * software device is only registered when no edu device was bound at
+ * load, unless the "software" parameter says so.
  */
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
@@ -30,18 +33,40 @@
 static struct platform_device *refaccel_pdev;
 struct workqueue_struct *refaccel_free_wq;
 
+/*
+ * A render node refuses driver ioctls not marked DRM_RENDER_ALLOW; an
+ * accel node ignores the flag.
+ */
 static const struct drm_ioctl_desc refaccel_ioctls[] = {
-	DRM_IOCTL_DEF_DRV(REFACCEL_BO_CREATE, refaccel_bo_create_ioctl, 0),
-	DRM_IOCTL_DEF_DRV(REFACCEL_BO_INFO, refaccel_bo_info_ioctl, 0),
-	DRM_IOCTL_DEF_DRV(REFACCEL_SUBMIT, refaccel_submit_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(REFACCEL_BO_CREATE, refaccel_bo_create_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(REFACCEL_BO_INFO, refaccel_bo_info_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(REFACCEL_SUBMIT, refaccel_submit_ioctl,
+			  DRM_RENDER_ALLOW),
 };
 
-/* DEFINE_DRM_ACCEL_FOPS plus fdinfo (drm-usage-stats.rst). */
+/*
+ * DEFINE_DRM_ACCEL_FOPS (or, without the accel subsystem, whose
+ * accel_open() then does not exist, DEFINE_DRM_GEM_FOPS) plus fdinfo
+ * (drm-usage-stats.rst).
+ */
 static const struct file_operations refaccel_fops = {
 	.owner = THIS_MODULE,
+#if IS_ENABLED(CONFIG_DRM_ACCEL)
 	DRM_ACCEL_FOPS,
+#else
+	DRM_GEM_FOPS,
+#endif
 	.show_fdinfo = drm_show_fdinfo,
 };
+
+/*
+ * Without the accel subsystem the same device is a render node: what a
+ * compute driver is on such a kernel, found by its driver name.
+ */
+#define REFACCEL_NODE_FEATURE \
+	(IS_ENABLED(CONFIG_DRM_ACCEL) ? DRIVER_COMPUTE_ACCEL : DRIVER_RENDER)
 
 static void refaccel_file_release(struct kref *ref)
 {
@@ -88,7 +113,8 @@ static void refaccel_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 }
 
 const struct drm_driver refaccel_drm_driver = {
-	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ,
+	.driver_features = REFACCEL_NODE_FEATURE | DRIVER_GEM |
+			   DRIVER_SYNCOBJ,
 	.open = refaccel_open,
 	.postclose = refaccel_postclose,
 	.show_fdinfo = refaccel_show_fdinfo,

@@ -7,11 +7,14 @@
 # device beside edu) and checks that the nodes come and go and that the
 # kernel's unreclaimable slab did not grow by more than 256 KiB: a
 # coarse bound that catches a leaked DRM device, workqueue or IRQ per
-# cycle, not a few bytes (Debian's kernel has no kmemleak).
+# cycle, not a few bytes (Debian's kernel has no kmemleak). The node is
+# the first one's (an accel node, or a render node: node.sh), which every
+# load must give again.
 # Exit codes: 0 fine, 77 not in the VM or no module built, 1 failure.
 
 ko=$1 cycles=$2
 shift 2
+here=$(cd "$(dirname "$0")" && pwd -P)
 
 if [ "${ACCEL_KERNEL_VM:-}" != 1 ]; then
 	echo "reload.sh: SKIP: only loads modules in the test VM" >&2
@@ -21,7 +24,11 @@ if [ ! -s "$ko" ]; then
 	echo "reload.sh: SKIP: no $ko (the refaccel-build test makes it)" >&2
 	exit 77
 fi
-modprobe drm_shmem_helper || exit 1
+# The first load as every test's (in a guest that runs other tests too,
+# load.sh unloads a module left loaded first); it names the node.
+bash "$here/load.sh" "$ko" "$@" || exit 1
+node=$(bash "$here/node.sh") || exit 1
+rmmod refaccel || exit 1
 
 unreclaim() {
 	local k v _
@@ -32,10 +39,10 @@ unreclaim() {
 
 cycle() {
 	insmod "$ko" "$@" || return 1
-	[ -c /dev/accel/accel0 ] || { echo "reload.sh: no accel0" >&2; return 1; }
+	[ -c "$node" ] || { echo "reload.sh: no $node" >&2; return 1; }
 	rmmod refaccel || return 1
-	if [ -e /dev/accel/accel0 ]; then
-		echo "reload.sh: accel0 left behind" >&2
+	if [ -e "$node" ]; then
+		echo "reload.sh: $node left behind" >&2
 		return 1
 	fi
 }
