@@ -2,10 +2,10 @@
 /*
  * The accel-node backend: devices behind /dev/accel/accelN whose kernel
  * driver runs the work (or behind the render node such a driver registers
- * where the kernel has no accel subsystem). Buffers are the driver's GEM objects (shared with
- * PRIME), commands become kernel jobs with a syncobj out-fence each, and
- * completion is seen by waiting on those syncobjs in order on one thread
- * per device.
+ * where the kernel has no accel subsystem). Buffers are the driver's GEM
+ * objects (shared with PRIME), commands become kernel jobs with a syncobj
+ * out-fence each, and completion is seen by waiting on those syncobjs in
+ * order on one thread per device.
  *
  * What differs between drivers (their ioctls, limits, built-in kernels)
  * sits behind struct accelnode_driver: one small file per driver
