@@ -14,11 +14,13 @@
  *
  * LLVM's infer-address-spaces does this, but only for a target that names
  * a flat address space, which x86-64 and AArch64 do not; its pass takes no
- * parameter in LLVM 16's pipeline syntax. So: a load or store through a
- * cast uses the cast's source; a GEP on a cast becomes a cast of a GEP on
- * the source (and is folded in turn); a cast of a cast casts the source.
- * Casts left without users go. Other users (calls, phis, compares) keep
- * the cast.
+ * parameter in LLVM 16's pipeline syntax. So, for casts to the generic
+ * address space: a load or store through one uses the cast's source; a
+ * GEP on one becomes a cast of a GEP on the source (and is folded in
+ * turn); a cast of one casts the source. Casts left without users go.
+ * Other users (calls, phis, compares) keep the cast. Casts to a named
+ * address space stay: they tell later passes (streaming variants) that a
+ * kernel argument is global memory.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,6 +28,9 @@
 #include <llvm-c/Core.h>
 
 #include "accelc-private.h"
+
+/* OpenCL's generic address space in clang's -ffake-address-space-map */
+#define GENERIC_AS 4u
 
 struct casts {
 	LLVMValueRef *v;
@@ -52,6 +57,13 @@ static bool is_ptr_cast(LLVMValueRef i)
 {
 	return LLVMIsAAddrSpaceCastInst(i) &&
 	       LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMPointerTypeKind;
+}
+
+/* A cast to the generic address space, of a scalar pointer. */
+static bool is_generic_cast(LLVMValueRef i)
+{
+	return is_ptr_cast(i) &&
+	       LLVMGetPointerAddressSpace(LLVMTypeOf(i)) == GENERIC_AS;
 }
 
 /* Drops @dead from the worklist after index @from (it is erased). */
@@ -110,7 +122,7 @@ static int fold(LLVMBuilderRef b, struct casts *w, size_t at)
 			   LLVMGetOperand(user, 0) == c) {
 			nc = sink_gep(b, user, src);
 			/* a constant source makes a constant: nothing to fold */
-			if (nc && is_ptr_cast(nc) && push(w, nc))
+			if (nc && is_generic_cast(nc) && push(w, nc))
 				return -ENOMEM;
 		} else if (is_ptr_cast(user)) {
 			if (LLVMTypeOf(user) == LLVMTypeOf(src)) {
@@ -144,7 +156,7 @@ int accelc_flat_casts(LLVMModuleRef mod)
 		     bb && !r; bb = LLVMGetNextBasicBlock(bb))
 			for (LLVMValueRef i = LLVMGetFirstInstruction(bb);
 			     i && !r; i = LLVMGetNextInstruction(i))
-				if (is_ptr_cast(i))
+				if (is_generic_cast(i))
 					r = push(&w, i);
 	/* w grows as GEPs become casts: index, not pointer */
 	for (size_t k = 0; k < w.n && !r; k++)
