@@ -16,8 +16,20 @@
  * often, which the uniformity checks below make sure of (conservatively:
  * every branch that decides whether or how often the loop runs must
  * depend only on arguments, constants and launch geometry). Loops with
- * atomics or calls to anything but intrinsics and work-item builtins,
- * and loops without a load that becomes contiguous, are left alone.
+ * atomics or calls to anything but intrinsics, work-item builtins and
+ * functions that touch no memory (math builtins), and loops without a
+ * load that becomes contiguous, are left alone.
+ *
+ * Grid-stride loops, for (j = lid + u; j < n; j += s) with n, s and u
+ * uniform (the row loops of softmax and layer norm, one work-group per
+ * row), run a count of their own in each work-item, so their exit is
+ * not uniform. They are rewritten to count with a uniform b from 0,
+ * j = init + b, while init0 + b < n (init0: init at local id 0, the
+ * smallest), the body skipped where j >= n: the same iterations in each
+ * work-item, now uniform. Their barrier then makes j contiguous across
+ * work-items (instead of s apart in one work-item's loop), which pays
+ * with or without a float to accumulate, and in kernels with barriers
+ * of their own too.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -70,7 +82,21 @@ struct fcfg {
 	LLVMBasicBlockRef header;
 	LLVMValueRef *assumed;  /* header phis taken as uniform */
 	size_t nassumed;
+	LLVMValueRef xphi;      /* a grid-stride loop's j: consecutive */
+	/* rewritten grid-stride loops' j < n tests: both sides go on to
+	 * the same next iteration, so they decide nothing after the loop */
+	const LLVMBasicBlockRef *joins;
+	const LLVMValueRef *bases;   /* and their uniform counters */
+	size_t njoins;
 };
+
+static bool is_join(struct fcfg *g, LLVMBasicBlockRef b)
+{
+	for (size_t k = 0; k < g->njoins; k++)
+		if (g->joins[k] == b)
+			return true;
+	return false;
+}
 
 static size_t bi(struct fcfg *g, LLVMBasicBlockRef b)
 {
@@ -126,6 +152,9 @@ static bool uniform(struct fcfg *g, LLVMValueRef v, int depth)
 		 * which the caller checks under this assumption */
 		size_t mark = g->nassumed;
 
+		for (size_t k = 0; k < g->njoins; k++)
+			if (g->bases[k] == v)
+				return true;
 		if (LLVMGetInstructionParent(v) != g->header)
 			return false;
 		for (size_t k = 0; k < g->nassumed; k++)
@@ -177,6 +206,30 @@ static bool is_fp(LLVMTypeRef t)
 	}
 }
 
+/* A function that touches no memory and does not synchronise: what
+ * the math builtins are (exp(), fmax()); interleaving cannot show. */
+static bool pure_function(LLVMValueRef f)
+{
+	static const char *const kinds[] = { "memory", "nosync" };
+	unsigned conv = LLVMGetEnumAttributeKindForName("convergent", 10);
+	LLVMAttributeRef a;
+
+	if (LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, conv))
+		return false;
+	for (size_t k = 0; k < 2; k++) {
+		a = LLVMGetEnumAttributeAtIndex(
+			f, LLVMAttributeFunctionIndex,
+			LLVMGetEnumAttributeKindForName(kinds[k],
+							strlen(kinds[k])));
+		if (!a)
+			return false;
+	}
+	/* memory(none): no location with any effect */
+	return LLVMGetEnumAttributeValue(LLVMGetEnumAttributeAtIndex(
+		       f, LLVMAttributeFunctionIndex,
+		       LLVMGetEnumAttributeKindForName("memory", 6))) == 0;
+}
+
 /* Only what may run interleaved with other work-items, and worth it. */
 static bool body_ok(struct fcfg *g)
 {
@@ -206,7 +259,8 @@ static bool body_ok(struct fcfg *g)
 				if (!f || !LLVMIsAFunction(f))
 					return false;
 				if (NAMED(f, uniform_builtins) ||
-				    NAMED(f, item_builtins))
+				    NAMED(f, item_builtins) ||
+				    (!LLVMGetIntrinsicID(f) && pure_function(f)))
 					break;
 				if (!LLVMGetIntrinsicID(f) ||
 				    !strncmp(LLVMGetValueName2(f, &len),
@@ -231,6 +285,8 @@ static bool x_consecutive(struct fcfg *g, LLVMValueRef v, int depth)
 
 	if (depth > 12 || !LLVMIsAInstruction(v))
 		return false;
+	if (v == g->xphi)
+		return true;
 	if (LLVMIsACallInst(v)) {
 		f = LLVMGetCalledValue(v);
 		/* the first two take a dimension */
@@ -258,7 +314,7 @@ static bool x_consecutive(struct fcfg *g, LLVMValueRef v, int depth)
  * work-item loop is inside (B[k * n + col]); with strided loads only
  * there is little to vectorise, and the accumulator would go through
  * memory in every iteration. */
-static bool contiguous_load(struct fcfg *g)
+static bool contiguous_load(struct fcfg *g, bool stores)
 {
 	for (size_t b = 0; b < g->n; b++) {
 		if (!g->in[b])
@@ -269,8 +325,13 @@ static bool contiguous_load(struct fcfg *g)
 			int n;
 			bool ok;
 
-			if (!LLVMIsALoadInst(i) ||
-			    !LLVMIsAGetElementPtrInst(p = LLVMGetOperand(i, 0)))
+			if (LLVMIsALoadInst(i))
+				p = LLVMGetOperand(i, 0);
+			else if (stores && LLVMIsAStoreInst(i))
+				p = LLVMGetOperand(i, 1);
+			else
+				continue;
+			if (!LLVMIsAGetElementPtrInst(p))
 				continue;
 			n = LLVMGetNumOperands(p);
 			ok = n >= 2 && uniform(g, LLVMGetOperand(p, 0), 0) &&
@@ -312,8 +373,9 @@ static bool short_trip(LLVMValueRef t)
 	return false;
 }
 
-/* Uniform exits, not short, uniformly entered? */
-static bool control_ok(struct fcfg *g)
+/* Uniform exits (but the header's, if @p stride: made so), not short,
+ * uniformly entered? */
+static bool control_ok(struct fcfg *g, bool stride)
 {
 	size_t sp = 0, h = bi(g, g->header);
 
@@ -321,7 +383,7 @@ static bool control_ok(struct fcfg *g)
 		LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[b]);
 		bool exits = false;
 
-		if (!g->in[b])
+		if (!g->in[b] || (stride && b == h))
 			continue;
 		for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
 			exits |= !g->in[bi(g, LLVMGetSuccessor(t, s))];
@@ -340,7 +402,8 @@ static bool control_ok(struct fcfg *g)
 			if (g->in[p] || g->seen[p])
 				continue;
 			g->seen[p] = 1;
-			if (!uniform_terminator(
+			if (!is_join(g, g->bb[p]) &&
+			    !uniform_terminator(
 				    g, LLVMGetBasicBlockTerminator(g->bb[p])))
 				return false;
 			g->stack[sp++] = p;
@@ -421,6 +484,266 @@ out:
 	return r;
 }
 
+/* --- grid-stride loops --- */
+
+struct stride {
+	LLVMValueRef phi, init, next, step, cmp, bound;
+	LLVMBasicBlockRef pre, latch, body;
+};
+
+/* The local x id, narrowed or widened (no wrap: it is below 2^31). */
+static bool lid_x(LLVMValueRef v, int depth)
+{
+	if (depth > 4 || !LLVMIsAInstruction(v))
+		return false;
+	if (LLVMIsACallInst(v))
+		return named(LLVMGetCalledValue(v), item_builtins + 1, 1) &&
+		       LLVMIsAConstantInt(LLVMGetOperand(v, 0)) &&
+		       !LLVMConstIntGetZExtValue(LLVMGetOperand(v, 0));
+	switch (LLVMGetInstructionOpcode(v)) {
+	case LLVMSExt: case LLVMZExt: case LLVMTrunc:
+		return lid_x(LLVMGetOperand(v, 0), depth + 1);
+	default:
+		return false;
+	}
+}
+
+/*
+ * Does @p v step by one with the local x id (and depend on no other)?
+ * Only what keeps the order of the ids, so that local id 0 has the
+ * smallest: the id, plus or minus uniform values (which a valid program
+ * does not overflow), sign-extended. A narrowed or zero-extended sum
+ * could wrap between work-items.
+ */
+static bool lid_consecutive(struct fcfg *g, LLVMValueRef v, int depth)
+{
+	if (depth > 12 || !LLVMIsAInstruction(v))
+		return false;
+	if (lid_x(v, 0))
+		return true;
+	switch (LLVMGetInstructionOpcode(v)) {
+	case LLVMSExt:
+		return lid_consecutive(g, LLVMGetOperand(v, 0), depth + 1);
+	case LLVMAdd:
+		return (lid_consecutive(g, LLVMGetOperand(v, 0), depth + 1) &&
+			uniform(g, LLVMGetOperand(v, 1), 0)) ||
+		       (lid_consecutive(g, LLVMGetOperand(v, 1), depth + 1) &&
+			uniform(g, LLVMGetOperand(v, 0), 0));
+	case LLVMSub:
+		return lid_consecutive(g, LLVMGetOperand(v, 0), depth + 1) &&
+		       uniform(g, LLVMGetOperand(v, 1), 0);
+	default:
+		return false;
+	}
+}
+
+static bool in_loop(struct fcfg *g, LLVMValueRef v)
+{
+	return LLVMIsAInstruction(v) &&
+	       g->in[bi(g, LLVMGetInstructionParent(v))];
+}
+
+/* Is every user of @p v one of @p ok (or, if @p body, in the loop but
+ * not its header)? */
+static bool users_ok(struct fcfg *g, LLVMValueRef v, LLVMValueRef ok0,
+		     LLVMValueRef ok1, bool body)
+{
+	for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+		LLVMValueRef user = LLVMGetUser(u);
+
+		if (user == ok0 || user == ok1)
+			continue;
+		if (!body || !in_loop(g, user) ||
+		    LLVMGetInstructionParent(user) == g->header)
+			return false;
+	}
+	return true;
+}
+
+/* g->header heads for (j = init; j < bound; j += step), the rest as the
+ * rewrite needs it: the only exit in the header, nothing but pure
+ * arithmetic there, j used in the body only. */
+static bool find_stride(struct fcfg *g, struct stride *s)
+{
+	LLVMValueRef t = LLVMGetBasicBlockTerminator(g->header), c, a, b;
+	size_t h = bi(g, g->header), n;
+
+	if (LLVMGetInstructionOpcode(t) != LLVMBr || !LLVMIsConditional(t))
+		return false;
+	c = LLVMGetCondition(t);
+	if (!LLVMIsAICmpInst(c) || LLVMGetInstructionParent(c) != g->header)
+		return false;
+	a = LLVMGetOperand(c, 0);
+	b = LLVMGetOperand(c, 1);
+	if (LLVMGetICmpPredicate(c) == LLVMIntSGT) {
+		LLVMValueRef x = a;
+
+		a = b;
+		b = x;
+	} else if (LLVMGetICmpPredicate(c) != LLVMIntSLT) {
+		return false;
+	}
+	s->cmp = c;
+	s->phi = a;
+	s->bound = b;
+	s->body = LLVMGetSuccessor(t, 0);
+	if (!LLVMIsAPHINode(a) || LLVMGetInstructionParent(a) != g->header ||
+	    LLVMCountIncoming(a) != 2 || !g->in[bi(g, s->body)] ||
+	    g->in[bi(g, LLVMGetSuccessor(t, 1))] || s->body == g->header ||
+	    g->pred_off[h + 1] - g->pred_off[h] != 2)
+		return false;
+	n = bi(g, s->body);
+	if (g->pred_off[n + 1] - g->pred_off[n] != 1 ||
+	    LLVMIsAPHINode(LLVMGetFirstInstruction(s->body)))
+		return false;
+	s->pre = s->latch = NULL;
+	for (unsigned k = 0; k < 2; k++) {
+		LLVMBasicBlockRef from = LLVMGetIncomingBlock(a, k);
+
+		if (g->in[bi(g, from)]) {
+			s->latch = from;
+			s->next = LLVMGetIncomingValue(a, k);
+		} else {
+			s->pre = from;
+			s->init = LLVMGetIncomingValue(a, k);
+		}
+	}
+	if (!s->pre || !s->latch || !LLVMIsAInstruction(s->next) ||
+	    LLVMGetInstructionOpcode(s->next) != LLVMAdd)
+		return false;
+	if (LLVMGetOperand(s->next, 0) == a)
+		s->step = LLVMGetOperand(s->next, 1);
+	else if (LLVMGetOperand(s->next, 1) == a)
+		s->step = LLVMGetOperand(s->next, 0);
+	else
+		return false;
+	/* a step of 0 or less would loop for ever in both forms */
+	if (in_loop(g, s->step) || in_loop(g, b) ||
+	    !uniform(g, s->step, 0) || !uniform(g, b, 0) ||
+	    !lid_consecutive(g, s->init, 0) ||
+	    !users_ok(g, c, t, NULL, false) ||
+	    !users_ok(g, s->next, a, NULL, false) ||
+	    !users_ok(g, a, c, s->next, true))
+		return false;
+	for (LLVMValueRef i = LLVMGetFirstInstruction(g->header); i != t;
+	     i = LLVMGetNextInstruction(i))
+		if (!LLVMIsAPHINode(i) && !accelc_regions_pure(i))
+			return false;
+	for (size_t k = 0; k < g->n; k++) {
+		LLVMValueRef kt = LLVMGetBasicBlockTerminator(g->bb[k]);
+
+		if (!g->in[k] || k == h)
+			continue;
+		for (unsigned o = 0; o < LLVMGetNumSuccessors(kt); o++)
+			if (!g->in[bi(g, LLVMGetSuccessor(kt, o))])
+				return false;
+	}
+	return true;
+}
+
+/* @p v with the local x id 0 (init0), built before @p at. */
+static LLVMValueRef at_lid0(struct lower *l, LLVMValueRef v,
+			    LLVMValueRef at, int depth)
+{
+	LLVMValueRef c, ops[2];
+	bool changed = false;
+	int n;
+
+	if (!LLVMIsAInstruction(v) || depth > 12)
+		return v;
+	if (LLVMIsACallInst(v))
+		return named(LLVMGetCalledValue(v), item_builtins + 1, 1) ?
+			       LLVMConstNull(LLVMTypeOf(v)) : v;
+	/* the id's path (lid_consecutive's): casts, add, sub */
+	switch (LLVMGetInstructionOpcode(v)) {
+	case LLVMSExt: case LLVMZExt: case LLVMTrunc: case LLVMAdd:
+	case LLVMSub:
+		break;
+	default:
+		return v;
+	}
+	n = LLVMGetNumOperands(v);
+	for (int o = 0; o < n; o++) {
+		ops[o] = at_lid0(l, LLVMGetOperand(v, o), at, depth + 1);
+		changed |= ops[o] != LLVMGetOperand(v, o);
+	}
+	if (!changed)
+		return v;
+	c = LLVMInstructionClone(v);
+	for (int o = 0; o < n; o++)
+		LLVMSetOperand(c, (unsigned)o, ops[o]);
+	LLVMPositionBuilderBefore(l->b, at);
+	LLVMInsertIntoBuilder(l->b, c);
+	return c;
+}
+
+/*
+ * The rewrite: header: b = phi(0, b + step), exit unless init0 + b <
+ * bound; a new block first in the body: j = init + b, skip to the header
+ * (with b + step, everything else as it was) unless j < bound. Returns
+ * the block for the barrier.
+ */
+static LLVMBasicBlockRef rewrite_stride(struct lower *l, struct fcfg *g,
+					struct stride *s, LLVMValueRef *ret_base)
+{
+	LLVMContextRef ctx = l->st->ctx;
+	LLVMValueRef fn = LLVMGetBasicBlockParent(g->header);
+	LLVMValueRef t = LLVMGetBasicBlockTerminator(g->header);
+	LLVMTypeRef ty = LLVMTypeOf(s->phi);
+	LLVMBasicBlockRef bar, skip;
+	LLVMValueRef init0, base, inc, j, c, vals[1];
+	LLVMBasicBlockRef from[1];
+
+	init0 = at_lid0(l, s->init, LLVMGetBasicBlockTerminator(s->pre), 0);
+	bar = LLVMInsertBasicBlockInContext(ctx, s->body, "stride");
+	skip = LLVMAppendBasicBlockInContext(ctx, fn, "stride.skip");
+
+	/* b, stepped in the latch and in skip */
+	LLVMPositionBuilderBefore(l->b, LLVMGetFirstInstruction(g->header));
+	base = LLVMBuildPhi(l->b, ty, "stride.b");
+	vals[0] = LLVMConstNull(ty);
+	from[0] = s->pre;
+	LLVMAddIncoming(base, vals, from, 1);
+	LLVMPositionBuilderBefore(l->b, LLVMGetBasicBlockTerminator(s->latch));
+	vals[0] = LLVMBuildAdd(l->b, base, s->step, "");
+	from[0] = s->latch;
+	LLVMAddIncoming(base, vals, from, 1);
+	LLVMPositionBuilderAtEnd(l->b, skip);
+	vals[0] = LLVMBuildAdd(l->b, base, s->step, "");
+	from[0] = skip;
+	LLVMAddIncoming(base, vals, from, 1);
+	LLVMBuildBr(l->b, g->header);
+	for (LLVMValueRef p = LLVMGetNextInstruction(base); LLVMIsAPHINode(p);
+	     p = LLVMGetNextInstruction(p)) {
+		vals[0] = p == s->phi ? LLVMGetUndef(ty) : p;
+		LLVMAddIncoming(p, vals, from, 1);
+	}
+
+	/* the uniform exit */
+	LLVMPositionBuilderBefore(l->b, t);
+	c = LLVMBuildICmp(l->b, LLVMIntSLT,
+			  LLVMBuildAdd(l->b, init0, base, ""), s->bound,
+			  "stride.more");
+	LLVMSetCondition(t, c);
+	LLVMSetSuccessor(t, 0, bar);
+
+	/* each work-item's own j */
+	LLVMPositionBuilderAtEnd(l->b, bar);
+	j = LLVMBuildAdd(l->b, s->init, base, "stride.j");
+	c = LLVMBuildICmp(l->b, LLVMIntSLT, j, s->bound, "stride.in");
+	LLVMBuildCondBr(l->b, c, s->body, skip);
+
+	/* j's old counter goes */
+	inc = s->next;
+	LLVMInstructionEraseFromParent(s->cmp);
+	LLVMReplaceAllUsesWith(inc, LLVMGetUndef(ty));
+	LLVMInstructionEraseFromParent(inc);
+	LLVMReplaceAllUsesWith(s->phi, j);
+	LLVMInstructionEraseFromParent(s->phi);
+	*ret_base = base;
+	return bar;
+}
+
 /* Where the barrier goes: the body's first block if the header tests. */
 static LLVMBasicBlockRef barrier_block(struct fcfg *g)
 {
@@ -465,8 +788,11 @@ int accelc_implicit_barriers(struct lower *l, struct kernel_desc *k)
 	struct fcfg g = { 0 };
 	size_t (*e)[2] = NULL, ne = 0;
 	LLVMValueRef added[MAX_IMPLICIT];
-	size_t na = 0;
-	int r;
+	LLVMBasicBlockRef joins[MAX_IMPLICIT];
+	LLVMValueRef bases[MAX_IMPLICIT];
+	size_t na = 0, nj = 0;
+	bool again = true;
+	int r = 0;
 
 	if (LLVMIsDeclaration(k->fn))
 		return 0;
@@ -474,36 +800,63 @@ int accelc_implicit_barriers(struct lower *l, struct kernel_desc *k)
 	for (LLVMUseRef u = LLVMGetFirstUse(k->fn); u; u = LLVMGetNextUse(u))
 		if (LLVMIsACallInst(LLVMGetUser(u)))
 			return 0;
-	r = build(&g, k->fn);
-	if (!r)
-		r = back_edges(&g, &e, &ne);
-	for (size_t a = 0; !r && a < ne && na < MAX_IMPLICIT; a++) {
-		size_t h = e[a][1], n;
-		bool single = true, inner = true;
+	/* a rewritten grid-stride loop changes the CFG: look again */
+	while (!r && again && na < MAX_IMPLICIT) {
+		again = false;
+		release(&g);
+		memset(&g, 0, sizeof(g));
+		g.joins = joins;
+		g.bases = bases;
+		g.njoins = nj;
+		free(e);
+		e = NULL;
+		r = build(&g, k->fn);
+		if (!r)
+			r = back_edges(&g, &e, &ne);
+		for (size_t a = 0; !r && !again && a < ne && na < MAX_IMPLICIT;
+		     a++) {
+			size_t h = e[a][1], n;
+			bool single = true, inner = true, ok;
+			struct stride st = { 0 };
 
-		for (size_t b = 0; b < ne; b++)
-			if (b != a && e[b][1] == h)
-				single = false;
-		if (!single)
-			continue;
-		n = loop_blocks(&g, h, e[a][0]);
-		for (size_t b = 0; b < ne; b++)
-			if (e[b][1] != h && g.in[e[b][1]])
-				inner = false;
-		if (!inner || n > MAX_LOOP_BLOCKS || !body_ok(&g))
-			continue;
-		g.header = g.bb[h];
-		g.nassumed = 0;
-		if (!float_recurrence(&g) || !control_ok(&g) ||
-		    !contiguous_load(&g))
-			continue;
-		added[na++] = insert_barrier(l, barrier_block(&g));
+			for (size_t b = 0; b < ne; b++)
+				if (b != a && e[b][1] == h)
+					single = false;
+			if (!single)
+				continue;
+			n = loop_blocks(&g, h, e[a][0]);
+			for (size_t b = 0; b < ne; b++)
+				if (e[b][1] != h && g.in[e[b][1]])
+					inner = false;
+			if (!inner || n > MAX_LOOP_BLOCKS || !body_ok(&g))
+				continue;
+			g.header = g.bb[h];
+			g.nassumed = 0;
+			if (find_stride(&g, &st)) {
+				g.xphi = st.phi;
+				ok = control_ok(&g, true) &&
+				     contiguous_load(&g, true);
+				g.xphi = NULL;
+				if (!ok)
+					continue;
+				joins[nj] = rewrite_stride(l, &g, &st,
+							   &bases[nj]);
+				added[na++] = insert_barrier(l, joins[nj++]);
+				again = true;
+				continue;
+			}
+			if (!float_recurrence(&g) || !control_ok(&g, false) ||
+			    !contiguous_load(&g, false))
+				continue;
+			added[na++] = insert_barrier(l, barrier_block(&g));
+		}
 	}
 	free(e);
 	release(&g);
 	if (r)
 		return r;
-	if (na && !accelc_regions_fit(k)) {
+	/* a rewritten loop stays: the same iterations, without a barrier */
+	if (na && (!accelc_regions_fit(k) || accelc_subgroups_divergent(k))) {
 		for (size_t a = 0; a < na; a++)
 			LLVMInstructionEraseFromParent(added[a]);
 		na = 0;

@@ -261,10 +261,7 @@ void accelc_lower_free(struct accelc_pass_ctx *c)
 
 bool accelc_pass_want_kernels_ssa(const struct accelc_pass_ctx *c)
 {
-	for (uint32_t i = 0; i < c->st.n_kernels; i++)
-		if (!(c->st.kernels[i].info.flags & ACCELC_KERNEL_HAS_BARRIERS))
-			return true;
-	return c->st.may_spin || accelc_module_uses_sub_groups(c->st.mod);
+	return c->st.n_kernels > 0;
 }
 
 /* SSA form for the implicit barriers', sub-groups' and spins' analyses */
@@ -290,8 +287,7 @@ int accelc_pass_wrappers(struct accelc_pass_ctx *c)
 		bool implicit = false;
 
 		c->ws[i].k = k;
-		if (!k->spins &&
-		    !(k->info.flags & ACCELC_KERNEL_HAS_BARRIERS)) {
+		if (!k->spins) {
 			r = accelc_implicit_barriers(&c->l, k);
 			if (r < 0)
 				return r;

@@ -5,8 +5,10 @@
  * apply and where they must not (trip counts or entries that differ
  * between work-items), and the shortened work-item loops of regions
  * guarded by "lid < s" (wg-narrow.c) with and without other work on the
- * other side. Each kernel runs in 1- and 2-dimensional groups of odd and
- * even sizes, group by group, against a host reference.
+ * other side, and grid-stride loops (for (j = lid; j < n; j += ls), each
+ * work-item its own count) rewritten to a uniform count, in kernels with
+ * and without barriers. Each kernel runs in groups of odd and even
+ * sizes, group by group, against a host reference.
  */
 #include <dlfcn.h>
 #include <math.h>
@@ -121,6 +123,74 @@ static const char source[] =
 	"	}\n"
 	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
 	"	out[get_global_id(0)] = tmp[l] + 1000.0f * seen;\n"
+	"}\n";
+
+/*
+ * Grid-stride loops, one group per row of n (wg-implicit.c rewrites them
+ * to a uniform count): each work-item's partial sums, its stores, and a
+ * softmax with barriers of its own; then loops left alone (a second
+ * exit, a step that is not uniform).
+ */
+static const char stride_source[] =
+	"kernel void psum(int n, int off, global const float *x,\n"
+	"		  global float *out)\n"
+	"{\n"
+	"	int l = get_local_id(0), ls = get_local_size(0);\n"
+	"	global const float *xr = x + get_group_id(0) * n;\n"
+	"	float s = 0.5f;\n"
+	"	for (int j = l + off; j < n; j += ls)\n"
+	"		s += xr[j];\n"
+	"	out[get_global_id(0)] = s;\n"
+	"}\n"
+	/* a store, no float carried; the bound on the left; a long step */
+	"kernel void twice(int n, int off, global const float *x,\n"
+	"		   global float *out)\n"
+	"{\n"
+	"	size_t l = get_local_id(0), ls = get_local_size(0);\n"
+	"	long row = get_group_id(0) * (long)n;\n"
+	"	for (long j = l + 2 - off; n > j; j += 2 * ls)\n"
+	"		out[row + j] = exp(x[row + j]) + j;\n"
+	"}\n"
+	"kernel void softmax(int n, int off, global const float *x,\n"
+	"		     global float *y, local float *red)\n"
+	"{\n"
+	"	int l = get_local_id(0), ls = get_local_size(0);\n"
+	"	global const float *xr = x + get_group_id(0) * n;\n"
+	"	global float *yr = y + get_group_id(0) * n;\n"
+	"	float m = -INFINITY, s = 0.0f;\n"
+	"\n"
+	"	(void)off;\n"
+	"	for (int j = l; j < n; j += ls)\n"
+	"		m = fmax(m, xr[j]);\n"
+	"	red[l] = m;\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	m = -INFINITY;\n"
+	"	for (int k = 0; k < ls; k++)\n"
+	"		m = fmax(m, red[k]);\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	for (int j = l; j < n; j += ls)\n"
+	"		s += exp(xr[j] - m);\n"
+	"	red[l] = s;\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	s = 0.0f;\n"
+	"	for (int k = 0; k < ls; k++)\n"
+	"		s += red[k];\n"
+	"	for (int j = l; j < n; j += ls)\n"
+	"		yr[j] = exp(xr[j] - m) / s;\n"
+	"}\n"
+	/* a second exit: not rewritten, the same results */
+	"kernel void upto(int n, int off, global const float *x,\n"
+	"		  global float *out)\n"
+	"{\n"
+	"	int l = get_local_id(0), ls = get_local_size(0);\n"
+	"	global const float *xr = x + get_group_id(0) * n;\n"
+	"	float s = 0.0f;\n"
+	"	for (int j = l; j < n; j += ls) {\n"
+	"		if (xr[j] > off)\n"
+	"			break;\n"
+	"		s += xr[j];\n"
+	"	}\n"
+	"	out[get_global_id(0)] = s;\n"
 	"}\n";
 
 /* Runs kernel @p name over @p gs in groups of @p ls, group by group. */
@@ -297,11 +367,102 @@ static void test_narrow(void **state)
 	wg_unbuild(&p);
 }
 
+/* The kernels of stride_source on the host, row @p r of @p n items. */
+static void host_stride(const char *name, int n, int off, const float *x,
+			float *out, int ls, int r)
+{
+	const float *xr = x + (size_t)r * (size_t)n;
+	float m = -INFINITY, s = 0.0f;
+
+	if (!strcmp(name, "twice")) {
+		for (int l = 0; l < ls; l++)
+			for (long j = l + 2 - off; j < n; j += 2 * ls)
+				out[(size_t)r * (size_t)n + (size_t)j] =
+					expf(xr[j]) + (float)j;
+		return;
+	}
+	if (!strcmp(name, "softmax")) {
+		for (int j = 0; j < n; j++)
+			m = fmaxf(m, xr[j]);
+		for (int j = 0; j < n; j++)
+			s += expf(xr[j] - m);
+		for (int j = 0; j < n; j++)
+			out[(size_t)r * (size_t)n + (size_t)j] =
+				expf(xr[j] - m) / s;
+		return;
+	}
+	for (int l = 0; l < ls; l++) {
+		s = !strcmp(name, "psum") ? 0.5f : 0.0f;
+		for (int j = l + (!strcmp(name, "psum") ? off : 0); j < n;
+		     j += ls) {
+			if (!strcmp(name, "upto") && xr[j] > (float)off)
+				break;
+			s += xr[j];
+		}
+		out[r * ls + l] = s;
+	}
+}
+
+enum { ROWS = 3, MAX_N = 200 };
+
+/* One kernel of stride_source over ROWS groups of @p ls, rows of @p n. */
+static void check_stride(struct wg_prog *p, const char *name, int ls, int n,
+			 int off)
+{
+	static float x[ROWS * MAX_N], out[ROWS * MAX_N], ref[ROWS * MAX_N];
+	static float lmem[64] __attribute__((aligned(128)));
+	void *px = x, *po = out, *pl = lmem;
+	void *args[5] = { &n, &off, &px, &po, &pl };
+	uint64_t gs[2] = { (uint64_t)(ROWS * ls), 1 };
+	uint64_t lsz[2] = { (uint64_t)ls, 1 };
+	bool sums = !strcmp(name, "psum") || !strcmp(name, "upto");
+	size_t cmp = (size_t)ROWS * (size_t)(sums ? ls : n);
+	/* softmax: its sums add in another order */
+	float tol = !strcmp(name, "softmax") ? 2.5e-5f : 1e-6f;
+
+	for (size_t i = 0; i < ROWS * MAX_N; i++) {
+		x[i] = (float)((i * 37) % 101) / 16.0f - 3.0f;
+		out[i] = ref[i] = -7.0f;
+	}
+	run(p, name, args, gs, lsz, lmem);
+	for (int r = 0; r < ROWS; r++)
+		host_stride(name, n, off, x, ref, ls, r);
+	for (size_t i = 0; i < cmp; i++)
+		if (fabsf(out[i] - ref[i]) > tol * fabsf(ref[i]))
+			fail_msg("%s ls %d n %d off %d [%zu]: %g, not %g", name,
+				 ls, n, off, i, out[i], ref[i]);
+}
+
+static void test_grid_stride(void **state)
+{
+	static const char *const names[] = { "psum", "twice", "softmax",
+					      "upto" };
+	static const int ls_list[] = { 1, 3, 16, 61 };
+	static const int n_list[] = { 0, 1, 5, 15, 16, 17, 50, MAX_N };
+	struct wg_prog p;
+
+	(void)state;
+	for (int opt = 0; opt < 2; opt++) {
+		wg_build(&p, stride_source, opt ? NULL : "-cl-opt-disable");
+		/* rewritten and interchanged: partial sums add across items */
+		if (opt)
+			assert_true(wg_ir_has(&p, "psum__wg", "fadd <"));
+		for (size_t k = 0; k < 4; k++)
+			for (size_t a = 0; a < 4; a++)
+				for (size_t b = 0; b < 8; b++)
+					check_stride(&p, names[k], ls_list[a],
+						     n_list[b],
+						     k == 3 ? 1 : (int)(b % 3));
+		wg_unbuild(&p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_narrow),
+		cmocka_unit_test(test_grid_stride),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
