@@ -89,14 +89,12 @@ const struct accelc_pass accelc_passes[] = {
 	{ "kernels-ssa", "lower",
 	  "SROA: SSA form for the implicit barriers', sub-groups' and "
 	  "waiting loops' analyses",
-	  "a kernel has no barrier, calls sub-group functions or atomics",
-	  F(LOWERING) | LOWER_INPUT, F(WRAPPERS),
-	  F(KERNELS_SSA), accelc_pass_want_kernels_ssa,
-	  accelc_pass_kernels_ssa },
+	  NULL, F(LOWERING) | LOWER_INPUT, F(WRAPPERS),
+	  F(KERNELS_SSA), NULL, accelc_pass_kernels_ssa },
 	{ "wrappers", "lower",
-	  "waiting loops marked; per kernel: implicit barriers if "
-	  "barrier-free, then K__wg (work-item loops, regions or fibers); "
-	  "K made internal",
+	  "waiting loops marked; per kernel: implicit barriers (uniform "
+	  "loops, grid-stride loops made uniform), then K__wg (work-item "
+	  "loops, regions or fibers); K made internal",
 	  NULL, F(LOWERING) | F(KERNELS_SSA) | LOWER_INPUT, F(INLINED),
 	  F(WRAPPERS), NULL, accelc_pass_wrappers },
 	{ "inline-attrs", "lower",

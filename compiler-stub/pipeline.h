@@ -53,7 +53,6 @@ int accelc_pass_stack_sizes(struct accelc_pass_ctx *c);
 
 /* lower/wg-lower.c */
 int accelc_pass_lower_start(struct accelc_pass_ctx *c);
-bool accelc_pass_want_kernels_ssa(const struct accelc_pass_ctx *c);
 int accelc_pass_kernels_ssa(struct accelc_pass_ctx *c);
 int accelc_pass_wrappers(struct accelc_pass_ctx *c);
 int accelc_pass_inline_attrs(struct accelc_pass_ctx *c);

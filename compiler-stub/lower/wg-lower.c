@@ -259,11 +259,6 @@ void accelc_lower_free(struct accelc_pass_ctx *c)
 	c->l.b = NULL;
 }
 
-bool accelc_pass_want_kernels_ssa(const struct accelc_pass_ctx *c)
-{
-	return c->st.n_kernels > 0;
-}
-
 /* SSA form for the implicit barriers', sub-groups' and spins' analyses */
 int accelc_pass_kernels_ssa(struct accelc_pass_ctx *c)
 {
