@@ -677,70 +677,135 @@ static LLVMValueRef at_lid0(struct lower *l, LLVMValueRef v,
 	return c;
 }
 
+/* init0 + b + get_local_size(0) - 1: j of the group's last x id, in
+ * 64 bits (at the builder's position). */
+static LLVMValueRef full_last(struct lower *l, LLVMValueRef init0,
+			      LLVMValueRef base)
+{
+	LLVMTypeRef ft = LLVMFunctionType(l->i64, &l->i32, 1, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(l->st->mod,
+					      "_Z14get_local_sizej");
+	LLVMValueRef x = LLVMConstInt(l->i32, 0, 0), ls, v;
+
+	if (!f)
+		f = LLVMAddFunction(l->st->mod, "_Z14get_local_sizej", ft);
+	ls = LLVMBuildCall2(l->b, ft, f, &x, 1, "");
+	v = LLVMBuildAdd(l->b, LLVMBuildSExt(l->b, init0, l->i64, ""),
+			 LLVMBuildSExt(l->b, base, l->i64, ""), "");
+	return LLVMBuildAdd(l->b, v,
+			    LLVMBuildSub(l->b, ls, LLVMConstInt(l->i64, 1, 0),
+					 ""),
+			    "");
+}
+
+static LLVMValueRef phi2(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef v0,
+			 LLVMBasicBlockRef b0, LLVMValueRef v1,
+			 LLVMBasicBlockRef b1, const char *name)
+{
+	LLVMValueRef p = LLVMBuildPhi(b, t, name);
+	LLVMValueRef v[2] = { v0, v1 };
+	LLVMBasicBlockRef from[2] = { b0, b1 };
+
+	LLVMAddIncoming(p, v, from, v1 ? 2 : 1);
+	return p;
+}
+
 /*
- * The rewrite: header: b = phi(0, b + step), exit unless init0 + b <
- * bound; a new block first in the body: j = init + b, skip to the header
- * (with b + step, everything else as it was) unless j < bound. Returns
- * the block for the barrier.
+ * The rewrite:
+ *
+ *   header: b = phi(0, b + step), exit unless init0 + b < bound
+ *   stride (first in the body): j = init + b; to the body if j < bound,
+ *           else to skip
+ *   latch, skip -> next: the header's phis merged (as they were from
+ *           the latch, unchanged from skip), b + step; to the header
+ *
+ * One block steps b, run by every work-item alike, so b is a uniform
+ * variable (wg-uniform.c), not a context array. Returns the block for
+ * the barrier; *@p ret_base: b, *@p ret_join: the block testing j.
  */
 static LLVMBasicBlockRef rewrite_stride(struct lower *l, struct fcfg *g,
-					struct stride *s, LLVMValueRef *ret_base)
+					struct stride *s, LLVMValueRef *ret_base,
+					LLVMBasicBlockRef *ret_join)
 {
 	LLVMContextRef ctx = l->st->ctx;
+	LLVMBuilderRef bld = l->b;
 	LLVMValueRef fn = LLVMGetBasicBlockParent(g->header);
 	LLVMValueRef t = LLVMGetBasicBlockTerminator(g->header);
+	LLVMValueRef lt = LLVMGetBasicBlockTerminator(s->latch);
 	LLVMTypeRef ty = LLVMTypeOf(s->phi);
-	LLVMBasicBlockRef bar, skip;
-	LLVMValueRef init0, base, inc, j, c, vals[1];
-	LLVMBasicBlockRef from[1];
+	LLVMBasicBlockRef bar, guard, skip, next;
+	LLVMValueRef init0, base, step, j, c, p, nextp, q, p2;
 
 	init0 = at_lid0(l, s->init, LLVMGetBasicBlockTerminator(s->pre), 0);
 	bar = LLVMInsertBasicBlockInContext(ctx, s->body, "stride");
+	guard = LLVMInsertBasicBlockInContext(ctx, s->body, "stride.guard");
 	skip = LLVMAppendBasicBlockInContext(ctx, fn, "stride.skip");
+	next = LLVMAppendBasicBlockInContext(ctx, fn, "stride.next");
+	for (unsigned k = 0; k < LLVMGetNumSuccessors(lt); k++)
+		if (LLVMGetSuccessor(lt, k) == g->header)
+			LLVMSetSuccessor(lt, k, next);
+	LLVMPositionBuilderAtEnd(bld, skip);
+	LLVMBuildBr(bld, next);
 
-	/* b, stepped in the latch and in skip */
-	LLVMPositionBuilderBefore(l->b, LLVMGetFirstInstruction(g->header));
-	base = LLVMBuildPhi(l->b, ty, "stride.b");
-	vals[0] = LLVMConstNull(ty);
-	from[0] = s->pre;
-	LLVMAddIncoming(base, vals, from, 1);
-	LLVMPositionBuilderBefore(l->b, LLVMGetBasicBlockTerminator(s->latch));
-	vals[0] = LLVMBuildAdd(l->b, base, s->step, "");
-	from[0] = s->latch;
-	LLVMAddIncoming(base, vals, from, 1);
-	LLVMPositionBuilderAtEnd(l->b, skip);
-	vals[0] = LLVMBuildAdd(l->b, base, s->step, "");
-	from[0] = skip;
-	LLVMAddIncoming(base, vals, from, 1);
-	LLVMBuildBr(l->b, g->header);
-	for (LLVMValueRef p = LLVMGetNextInstruction(base); LLVMIsAPHINode(p);
-	     p = LLVMGetNextInstruction(p)) {
-		vals[0] = p == s->phi ? LLVMGetUndef(ty) : p;
-		LLVMAddIncoming(p, vals, from, 1);
+	/* the header's phis through next; j's goes below */
+	for (p = LLVMGetFirstInstruction(g->header); LLVMIsAPHINode(p);
+	     p = nextp) {
+		LLVMValueRef pre_v = NULL, latch_v = NULL;
+
+		nextp = LLVMGetNextInstruction(p);
+		if (p == s->phi)
+			continue;
+		for (unsigned k = 0; k < 2; k++)
+			if (LLVMGetIncomingBlock(p, k) == s->pre)
+				pre_v = LLVMGetIncomingValue(p, k);
+			else
+				latch_v = LLVMGetIncomingValue(p, k);
+		LLVMPositionBuilderBefore(bld, p);
+		p2 = phi2(bld, LLVMTypeOf(p), pre_v, s->pre, NULL, NULL, "");
+		LLVMPositionBuilderAtEnd(bld, next);
+		q = phi2(bld, LLVMTypeOf(p), latch_v, s->latch, p2, skip, "");
+		LLVMAddIncoming(p2, &q, &next, 1);
+		LLVMReplaceAllUsesWith(p, p2);
+		LLVMInstructionEraseFromParent(p);
 	}
+	LLVMPositionBuilderBefore(bld, LLVMGetFirstInstruction(g->header));
+	base = phi2(bld, ty, LLVMConstNull(ty), s->pre, NULL, NULL, "stride.b");
+	LLVMPositionBuilderAtEnd(bld, next);
+	step = LLVMBuildAdd(bld, base, s->step, "");
+	LLVMAddIncoming(base, &step, &next, 1);
+	LLVMBuildBr(bld, g->header);
 
 	/* the uniform exit */
-	LLVMPositionBuilderBefore(l->b, t);
-	c = LLVMBuildICmp(l->b, LLVMIntSLT,
-			  LLVMBuildAdd(l->b, init0, base, ""), s->bound,
-			  "stride.more");
+	LLVMPositionBuilderBefore(bld, t);
+	c = LLVMBuildICmp(bld, LLVMIntSLT, LLVMBuildAdd(bld, init0, base, ""),
+			  s->bound, "stride.more");
 	LLVMSetCondition(t, c);
 	LLVMSetSuccessor(t, 0, bar);
 
-	/* each work-item's own j */
-	LLVMPositionBuilderAtEnd(l->b, bar);
-	j = LLVMBuildAdd(l->b, s->init, base, "stride.j");
-	c = LLVMBuildICmp(l->b, LLVMIntSLT, j, s->bound, "stride.in");
-	LLVMBuildCondBr(l->b, c, s->body, skip);
+	/*
+	 * Each work-item's own j. Where the whole group is inside the
+	 * bound (a uniform test, in 64 bits: no wrap), there is nothing to
+	 * test per work-item: LLVM unswitches the work-item loop on it, so
+	 * that targets without masked loads vectorise all but the last
+	 * iteration.
+	 */
+	LLVMPositionBuilderAtEnd(bld, bar);
+	j = LLVMBuildAdd(bld, s->init, base, "stride.j");
+	c = LLVMBuildICmp(bld, LLVMIntSLT, full_last(l, init0, base),
+			  LLVMBuildSExt(bld, s->bound, l->i64, ""), "stride.full");
+	LLVMBuildCondBr(bld, c, s->body, guard);
+	LLVMPositionBuilderAtEnd(bld, guard);
+	c = LLVMBuildICmp(bld, LLVMIntSLT, j, s->bound, "stride.in");
+	LLVMBuildCondBr(bld, c, s->body, skip);
 
 	/* j's old counter goes */
-	inc = s->next;
 	LLVMInstructionEraseFromParent(s->cmp);
-	LLVMReplaceAllUsesWith(inc, LLVMGetUndef(ty));
-	LLVMInstructionEraseFromParent(inc);
+	LLVMReplaceAllUsesWith(s->next, LLVMGetUndef(ty));
+	LLVMInstructionEraseFromParent(s->next);
 	LLVMReplaceAllUsesWith(s->phi, j);
 	LLVMInstructionEraseFromParent(s->phi);
 	*ret_base = base;
+	*ret_join = guard;
 	return bar;
 }
 
@@ -818,6 +883,7 @@ int accelc_implicit_barriers(struct lower *l, struct kernel_desc *k)
 			size_t h = e[a][1], n;
 			bool single = true, inner = true, ok;
 			struct stride st = { 0 };
+			LLVMBasicBlockRef bb;
 
 			for (size_t b = 0; b < ne; b++)
 				if (b != a && e[b][1] == h)
@@ -839,9 +905,10 @@ int accelc_implicit_barriers(struct lower *l, struct kernel_desc *k)
 				g.xphi = NULL;
 				if (!ok)
 					continue;
-				joins[nj] = rewrite_stride(l, &g, &st,
-							   &bases[nj]);
-				added[na++] = insert_barrier(l, joins[nj++]);
+				bb = rewrite_stride(l, &g, &st, &bases[nj],
+						    &joins[nj]);
+				nj++;
+				added[na++] = insert_barrier(l, bb);
 				again = true;
 				continue;
 			}
