@@ -677,25 +677,30 @@ static LLVMValueRef at_lid0(struct lower *l, LLVMValueRef v,
 	return c;
 }
 
-/* init0 + b + get_local_size(0) - 1: j of the group's last x id, in
- * 64 bits (at the builder's position). */
-static LLVMValueRef full_last(struct lower *l, LLVMValueRef init0,
-			      LLVMValueRef base)
+/* a + b < bound, in 64 bits: a + b may pass the bound's type where
+ * the loop as written never computed it (at the builder's position) */
+static LLVMValueRef below(struct lower *l, LLVMValueRef a, LLVMValueRef b,
+			  LLVMValueRef bound, const char *name)
+{
+	LLVMValueRef v = LLVMBuildAdd(l->b, LLVMBuildSExt(l->b, a, l->i64, ""),
+				      LLVMBuildSExt(l->b, b, l->i64, ""), "");
+
+	return LLVMBuildICmp(l->b, LLVMIntSLT, v,
+			     LLVMBuildSExt(l->b, bound, l->i64, ""), name);
+}
+
+/* get_local_size(0) - 1 (at the builder's position) */
+static LLVMValueRef last_lid(struct lower *l)
 {
 	LLVMTypeRef ft = LLVMFunctionType(l->i64, &l->i32, 1, 0);
 	LLVMValueRef f = LLVMGetNamedFunction(l->st->mod,
 					      "_Z14get_local_sizej");
-	LLVMValueRef x = LLVMConstInt(l->i32, 0, 0), ls, v;
+	LLVMValueRef x = LLVMConstInt(l->i32, 0, 0);
 
 	if (!f)
 		f = LLVMAddFunction(l->st->mod, "_Z14get_local_sizej", ft);
-	ls = LLVMBuildCall2(l->b, ft, f, &x, 1, "");
-	v = LLVMBuildAdd(l->b, LLVMBuildSExt(l->b, init0, l->i64, ""),
-			 LLVMBuildSExt(l->b, base, l->i64, ""), "");
-	return LLVMBuildAdd(l->b, v,
-			    LLVMBuildSub(l->b, ls, LLVMConstInt(l->i64, 1, 0),
-					 ""),
-			    "");
+	return LLVMBuildSub(l->b, LLVMBuildCall2(l->b, ft, f, &x, 1, ""),
+			    LLVMConstInt(l->i64, 1, 0), "");
 }
 
 static LLVMValueRef phi2(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef v0,
@@ -714,14 +719,20 @@ static LLVMValueRef phi2(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef v0,
  * The rewrite:
  *
  *   header: b = phi(0, b + step), exit unless init0 + b < bound
- *   stride (first in the body): j = init + b; to the body if j < bound,
- *           else to skip
+ *   stride (first in the body): j = init + b; to the body if the
+ *           group's last x id is inside (init0 + b + lsx - 1 < bound),
+ *           else to
+ *   guard:  to the body if j < bound, else to skip
  *   latch, skip -> next: the header's phis merged (as they were from
  *           the latch, unchanged from skip), b + step; to the header
  *
- * One block steps b, run by every work-item alike, so b is a uniform
- * variable (wg-uniform.c), not a context array. Returns the block for
- * the barrier; *@p ret_base: b, *@p ret_join: the block testing j.
+ * The tests run in 64 bits. One block steps b, run by every work-item
+ * alike, so b is a uniform variable (wg-uniform.c), not a context
+ * array. Where the whole group is inside, nothing is tested per
+ * work-item: LLVM unswitches the work-item loop on that uniform test,
+ * so targets without masked loads vectorise all but the last
+ * iteration. Returns the block for the barrier; *@p ret_base: b,
+ * *@p ret_join: guard, the block testing j.
  */
 static LLVMBasicBlockRef rewrite_stride(struct lower *l, struct fcfg *g,
 					struct stride *s, LLVMValueRef *ret_base,
@@ -777,26 +788,19 @@ static LLVMBasicBlockRef rewrite_stride(struct lower *l, struct fcfg *g,
 
 	/* the uniform exit */
 	LLVMPositionBuilderBefore(bld, t);
-	c = LLVMBuildICmp(bld, LLVMIntSLT, LLVMBuildAdd(bld, init0, base, ""),
-			  s->bound, "stride.more");
-	LLVMSetCondition(t, c);
+	LLVMSetCondition(t, below(l, init0, base, s->bound, "stride.more"));
 	LLVMSetSuccessor(t, 0, bar);
 
-	/*
-	 * Each work-item's own j. Where the whole group is inside the
-	 * bound (a uniform test, in 64 bits: no wrap), there is nothing to
-	 * test per work-item: LLVM unswitches the work-item loop on it, so
-	 * that targets without masked loads vectorise all but the last
-	 * iteration.
-	 */
+	/* each work-item's own j, tested only in a partial iteration */
 	LLVMPositionBuilderAtEnd(bld, bar);
 	j = LLVMBuildAdd(bld, s->init, base, "stride.j");
-	c = LLVMBuildICmp(bld, LLVMIntSLT, full_last(l, init0, base),
-			  LLVMBuildSExt(bld, s->bound, l->i64, ""), "stride.full");
-	LLVMBuildCondBr(bld, c, s->body, guard);
+	c = LLVMBuildAdd(bld, LLVMBuildSExt(bld, init0, l->i64, ""),
+			 last_lid(l), "");
+	LLVMBuildCondBr(bld, below(l, c, base, s->bound, "stride.full"),
+			s->body, guard);
 	LLVMPositionBuilderAtEnd(bld, guard);
-	c = LLVMBuildICmp(bld, LLVMIntSLT, j, s->bound, "stride.in");
-	LLVMBuildCondBr(bld, c, s->body, skip);
+	LLVMBuildCondBr(bld, below(l, s->init, base, s->bound, "stride.in"),
+			s->body, skip);
 
 	/* j's old counter goes */
 	LLVMInstructionEraseFromParent(s->cmp);
