@@ -112,8 +112,6 @@ bool accelc_may_spin(struct lower_state *st);
 int accelc_mark_spin_loops(struct lower_state *st, LLVMBuilderRef b);
 /* wg-subgroups.c: must @p k run as fibers for its sub-group functions? */
 bool accelc_subgroups_divergent(struct kernel_desc *k);
-/* wg-subgroups.c: does a kernel call sub-group functions (kernels-ssa)? */
-bool accelc_module_uses_sub_groups(LLVMModuleRef mod);
 
 /* What the lowering of one wrapper needs at hand. */
 struct wrapper {

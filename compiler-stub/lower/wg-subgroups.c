@@ -339,12 +339,3 @@ bool accelc_subgroups_divergent(struct kernel_desc *k)
 	free(w.seen);
 	return r;
 }
-
-bool accelc_module_uses_sub_groups(LLVMModuleRef mod)
-{
-	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f;
-	     f = LLVMGetNextFunction(f))
-		if (LLVMGetFirstUse(f) && is_sub_group_fn(f))
-			return true;
-	return false;
-}
