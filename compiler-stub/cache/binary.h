@@ -105,4 +105,13 @@ void accelc_binary_free_kernels(struct accelc_kernel_info *k, uint32_t n);
 int accelc_binary_check_cpu(const char *features, const char *host_features,
 			    char *err, size_t err_size);
 
+/*
+ * Can this machine map the shared object @p code (an executable's code)?
+ * Every loadable segment must be aligned to its page size.
+ * @return 0, -ENOEXEC (@p err says the page sizes), -EINVAL (not an ELF
+ * object)
+ */
+int accelc_elf_check_pages(const void *code, size_t size, char *err,
+			   size_t err_size);
+
 #endif /* ACCELC_BINARY_H */

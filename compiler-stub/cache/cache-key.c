@@ -233,7 +233,7 @@ static void hash_build(struct accelc_sha256 *h, const char *kind,
 		       const char *codegen, const char *cpu,
 		       const char *features)
 {
-	uint32_t v[6] = { ACCELC_BINARY_FORMAT, ACCEL_WG_ABI_VERSION };
+	uint32_t v[7] = { ACCELC_BINARY_FORMAT, ACCEL_WG_ABI_VERSION };
 	unsigned maj, min, pat;
 
 	LLVMGetVersion(&maj, &min, &pat);
@@ -242,6 +242,8 @@ static void hash_build(struct accelc_sha256 *h, const char *kind,
 	v[4] = pat;
 	/* the one flag that changes the code: the others skip the cache */
 	v[5] = o->flags & ACCELC_FLAG_STREAMING_LATER;
+	/* the code is linked for it (codegen.c) */
+	v[6] = (uint32_t)sysconf(_SC_PAGESIZE);
 	accelc_sha256_init(h);
 	accelc_sha256_str(h, KEY_VERSION);
 	accelc_sha256_str(h, kind);

@@ -256,6 +256,12 @@ int accelc_result_set_container(struct accelc_result *res, void *container,
 			strbuf_printf(log, "error: program binary for CPU "
 				      "'%s': %s\n", b.cpu, err);
 	}
+	if (!r && features) {
+		r = accelc_elf_check_pages(b.code, b.code_size, err,
+					   sizeof(err));
+		if (r)
+			strbuf_printf(log, "error: program binary: %s\n", err);
+	}
 	if (!r && features)
 		r = load_code(res, b.code, b.code_size);
 	if (!r) {

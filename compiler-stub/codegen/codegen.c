@@ -400,6 +400,18 @@ int accelc_emit(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 }
 
 /*
+ * "max-page-size=N" for this machine's page size. ld.lld aligns segments
+ * to the architecture's largest page otherwise (64 KiB on AArch64): the
+ * gaps between them cost a mapping each, and a process holding thousands
+ * of programs reaches vm.max_map_count. The cache key holds the page size
+ * and a binary's check compares it (accelc_elf_check_pages()).
+ */
+static void max_page_size(char *buf, size_t size)
+{
+	snprintf(buf, size, "max-page-size=%ld", sysconf(_SC_PAGESIZE));
+}
+
+/*
  * The driver's link line recorded at build time (link-line.h), for the
  * clang it was recorded with: its placeholders become @obj (and @obj2)
  * and @so. False if there is none to use.
@@ -408,6 +420,7 @@ static bool direct_link(struct argv *a, const char *clang, const char *obj,
 			const char *obj2, const char *so)
 {
 	bool in = false, out = false;
+	char page[32];
 
 	if (!accelc_ld_argv[0] || strcmp(clang, ACCELC_LD_CLANG) ||
 	    access(accelc_ld_argv[0], X_OK))
@@ -427,6 +440,9 @@ static bool direct_link(struct argv *a, const char *clang, const char *obj,
 			argv_add(a, s);
 		}
 	}
+	max_page_size(page, sizeof(page));
+	argv_add(a, "-z");
+	argv_add(a, page);
 	return in && out;
 }
 
@@ -524,6 +540,7 @@ int accelc_link_so(const char *clang, const char *obj, const char *obj2,
 		   const char *so, uint32_t timeout_ms, struct strbuf *log)
 {
 	struct argv a = { 0 };
+	char page[48] = "-Wl,-z,";
 	int r;
 
 	if (direct_link(&a, clang, obj, obj2, so) && !a.oom) {
@@ -545,6 +562,8 @@ int accelc_link_so(const char *clang, const char *obj, const char *obj2,
 	argv_add(&a, "-Wl,-z,noexecstack");
 	argv_add(&a, "-Wl,-z,now");
 	argv_add(&a, "-Wl,--as-needed");
+	max_page_size(page + strlen(page), sizeof(page) - strlen(page));
+	argv_add(&a, page);
 	argv_add(&a, "-o");
 	argv_add(&a, so);
 	argv_add(&a, obj);

@@ -5,6 +5,7 @@
  * (each with the checksum made right, so the structure checks are what
  * refuse it).
  */
+#include <elf.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -369,6 +371,68 @@ static void test_check_cpu(void **state)
 			 -ENOEXEC);
 }
 
+/* An ELF header and two program headers: a note, then a loadable one. */
+struct elf_image {
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[2];
+};
+
+static void elf_image(struct elf_image *e, uint64_t align, uint64_t vaddr)
+{
+	memset(e, 0, sizeof(*e));
+	memcpy(e->eh.e_ident, ELFMAG, SELFMAG);
+	e->eh.e_ident[EI_CLASS] = ELFCLASS64;
+	e->eh.e_phoff = offsetof(struct elf_image, ph);
+	e->eh.e_phentsize = sizeof(Elf64_Phdr);
+	e->eh.e_phnum = 2;
+	e->ph[0].p_type = PT_NOTE;
+	e->ph[0].p_align = 4;
+	e->ph[1].p_type = PT_LOAD;
+	e->ph[1].p_align = align;
+	e->ph[1].p_vaddr = vaddr;
+	e->ph[1].p_offset = 0;
+}
+
+/* Segments aligned for another page size than this machine's. */
+static void test_elf_pages(void **state)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	struct elf_image e;
+	char err[160];
+
+	(void)state;
+	elf_image(&e, page, 2 * page);
+	assert_int_equal(accelc_elf_check_pages(&e, sizeof(e), err,
+						sizeof(err)), 0);
+	/* 64 KiB alignment maps with any smaller page */
+	elf_image(&e, 65536, 65536);
+	assert_int_equal(accelc_elf_check_pages(&e, sizeof(e), err,
+						sizeof(err)), 0);
+	elf_image(&e, page / 2, page / 2);
+	assert_int_equal(accelc_elf_check_pages(&e, sizeof(e), err,
+						sizeof(err)), -ENOEXEC);
+	assert_non_null(strstr(err, "pages"));
+	/* aligned, but the address and offset differ modulo the page */
+	elf_image(&e, page, page + 16);
+	assert_int_equal(accelc_elf_check_pages(&e, sizeof(e), NULL, 0),
+			 -ENOEXEC);
+	/* program headers out of the object, or not an ELF object */
+	elf_image(&e, page, 0);
+	assert_int_equal(accelc_elf_check_pages(&e, sizeof(e) - 1, err,
+						sizeof(err)), -EINVAL);
+	e.eh.e_phoff = UINT64_MAX - 8;
+	assert_int_equal(accelc_elf_check_pages(&e, sizeof(e), err,
+						sizeof(err)), -EINVAL);
+	elf_image(&e, page, 0);
+	e.eh.e_phentsize = sizeof(Elf64_Phdr) - 1;
+	assert_int_equal(accelc_elf_check_pages(&e, sizeof(e), err,
+						sizeof(err)), -EINVAL);
+	assert_int_equal(accelc_elf_check_pages(code, sizeof(code), err,
+						sizeof(err)), -EINVAL);
+	assert_int_equal(accelc_elf_check_pages(code, 3, err, sizeof(err)),
+			 -EINVAL);
+}
+
 /* Objects and libraries: bitcode, no kernel table, a known kind. */
 static void test_kinds(void **state)
 {
@@ -427,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_many_kernels),
 		cmocka_unit_test(test_check_cpu),
+		cmocka_unit_test(test_elf_pages),
 		cmocka_unit_test(test_kinds),
 	};
 

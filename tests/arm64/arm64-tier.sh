@@ -184,13 +184,15 @@ ci_exclude="^(${twice:+$twice|}$slow)\$"
 # generic address space (generic: the frame's bounds; flat-casts: generic
 # pointers under SVE's scalable vectors), denormals (FPCR),
 # barriers (regions and fibers), printf (AArch64's va_list) and atomics,
-# these beside icd-pyopencl, the longest.
+# these beside icd-pyopencl, the longest; and icd-live-programs (10000
+# programs alive from binaries: the memory mappings each program's code
+# takes, which the architecture's link defaults decide).
 # ACCEL_ARM64_TESTS=all runs every test. Each run: environment, then
 # ctest's selection.
 case ${ACCEL_ARM64_TESTS:-ci} in
 ci)
 	runs=("|-L '^(kernel|unit|api|tools|examples)\$' -LE '^(compiler|tier)\$' -E '$ci_exclude'"
-		"|-R '^(icd-clinfo|icd-pyopencl|example-opencl-c|compiler-(generic|denorms|workgroup|atomics)|accelc-flat-casts|api-printf)\$'"
+		"|-R '^(icd-clinfo|icd-pyopencl|icd-live-programs|example-opencl-c|compiler-(generic|denorms|workgroup|atomics)|accelc-flat-casts|api-printf)\$'"
 		"ACCEL_CPU_TARGET=armv8-a|-R '^example-opencl-c\$'")
 	;;
 all) runs=("|-LE '$HOST_ONLY' -E '$exclude'") ;;

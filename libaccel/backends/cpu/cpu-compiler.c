@@ -407,12 +407,9 @@ static int program_from_result(struct accel_device *dev,
 		return accel_program_create(dev, &desc, ret);
 	if (!c->get_path(res))
 		return -EIO;
-	handle = dlopen(c->get_path(res), RTLD_NOW | RTLD_LOCAL);
-	if (!handle) {
-		log_err(dev->ctx, "cannot load compiled program: %s\n",
-			dlerror());
-		return -EIO;
-	}
+	r = cpu_program_dlopen(dev->ctx, c->get_path(res), &handle);
+	if (r < 0)
+		return r;
 	count = c->get_kernel_count(res);
 	cp = cpu_program_new(dev, handle, count);
 	if (!cp) {

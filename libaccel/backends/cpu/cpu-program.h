@@ -99,6 +99,12 @@ int cpu_program_load_binary(struct accel_device *dev, const void *data,
 
 /* ---- program ops and launches (cpu-program.c, cpu-launch.c) ---- */
 
+/*
+ * dlopen() a program's code: 0, -ENOMEM (no mapping or address space
+ * left), -EIO (the object does not load); the reason logged.
+ */
+int cpu_program_dlopen(struct accel_context *ctx, const char *path,
+		       void **ret);
 int cpu_kernel_from_native(struct accel_device *dev,
 			   const struct accel_native_kernel_desc *desc,
 			   void **ret_handle);
