@@ -272,6 +272,9 @@ int accelc_split_vectors(LLVMModuleRef mod, LLVMTargetMachineRef tm,
  * variants' vector width (codegen/vector-calls.c); @p loop_kind is the
  * llvm.loop metadata kind. */
 void accelc_vector_calls(LLVMModuleRef mod, unsigned loop_kind);
+/* splat-gathers.c: masked gathers whose lanes share one address become
+ * one masked load, broadcast (after default<O3>) */
+void accelc_splat_gathers(LLVMModuleRef mod);
 /* flat-casts.c: loads, stores and GEPs through an addrspacecast use its
  * source (every address space is one on the CPU); 0 or -ENOMEM */
 int accelc_flat_casts(LLVMModuleRef mod);

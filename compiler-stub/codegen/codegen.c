@@ -372,6 +372,8 @@ int accelc_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 				  "default<O0>,globaldce", tm, o);
 	}
 	LLVMDisposePassBuilderOptions(o);
+	if (!e && !r && opt)
+		accelc_splat_gathers(mod);
 	if (r)
 		return r;
 	if (e) {

@@ -286,6 +286,38 @@ static bool is_lid_load(struct regions *rg, LLVMValueRef v)
 	return p == rg->cur[0] || p == rg->cur[1] || p == rg->cur[2];
 }
 
+/* Does @p v depend on the local x id (the work-item loop that is
+ * vectorised)? */
+static bool uses_x(struct regions *rg, LLVMValueRef v, int depth)
+{
+	if (!LLVMIsAInstruction(v) || is_uniform(rg, v))
+		return false;
+	if (LLVMIsALoadInst(v))
+		return LLVMGetOperand(v, 0) == rg->cur[0];
+	if (depth > REMAT_MAX)
+		return true;
+	for (int o = 0; o < LLVMGetNumOperands(v); o++)
+		if (uses_x(rg, LLVMGetOperand(v, o), depth + 1))
+			return true;
+	return false;
+}
+
+/*
+ * Pure, or a division: computed again only where the first computation
+ * dominates, with the same operands, so it traps nowhere it did not; but
+ * not of the x id, which would divide in every vector lane (x86 has no
+ * vector division), where a context array costs one load.
+ */
+static bool remat_op(struct regions *rg, LLVMValueRef v)
+{
+	switch (LLVMGetInstructionOpcode(v)) {
+	case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
+		return !uses_x(rg, v, 0);
+	default:
+		return accelc_regions_pure(v);
+	}
+}
+
 /* Instructions in @p v's tree, or more than @p budget if it is not one. */
 static int remat_cost(struct regions *rg, LLVMValueRef v, int budget)
 {
@@ -295,7 +327,7 @@ static int remat_cost(struct regions *rg, LLVMValueRef v, int budget)
 		return 0;
 	if (is_lid_load(rg, v))
 		return 1;
-	if (LLVMIsAPHINode(v) || !accelc_regions_pure(v))
+	if (LLVMIsAPHINode(v) || !remat_op(rg, v))
 		return budget + 1;
 	for (int o = 0; o < LLVMGetNumOperands(v) && n <= budget; o++)
 		n += remat_cost(rg, LLVMGetOperand(v, o), budget - n);

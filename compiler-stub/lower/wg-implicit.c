@@ -262,6 +262,60 @@ static bool body_ok(struct fcfg *g)
 	return loads;
 }
 
+/*
+ * The same in work-items that differ only in their x id: uniform, or made
+ * of the y and z ids, or a counter of a loop inside. Added to an
+ * x-consecutive index it stays contiguous along the work-item loop, which
+ * runs x innermost. Decides only whether a barrier is worth it.
+ */
+static bool x_invariant(struct fcfg *g, LLVMValueRef v, int depth)
+{
+	LLVMValueRef f;
+
+	if (!LLVMIsAInstruction(v))
+		return !LLVMIsABasicBlock(v);
+	if (depth > 16)
+		return false;
+	if (LLVMIsACallInst(v)) {
+		f = LLVMGetCalledValue(v);
+		/* get_global_id(d), get_local_id(d), d > 0 */
+		if (named(f, item_builtins, 2))
+			return LLVMIsAConstantInt(LLVMGetOperand(v, 0)) &&
+			       LLVMConstIntGetZExtValue(LLVMGetOperand(v, 0));
+		return uniform(g, v, 0);
+	}
+	if (LLVMIsAPHINode(v)) {
+		/* a counter: each step adds something x-invariant to it */
+		for (unsigned k = 0; k < LLVMCountIncoming(v); k++) {
+			LLVMValueRef in = LLVMGetIncomingValue(v, k);
+			LLVMOpcode op = LLVMIsAInstruction(in) ?
+						LLVMGetInstructionOpcode(in) :
+						LLVMRet;
+
+			if ((op == LLVMAdd || op == LLVMSub) &&
+			    LLVMGetOperand(in, 0) == v) {
+				if (!x_invariant(g, LLVMGetOperand(in, 1),
+						 depth + 1))
+					return false;
+			} else if (!x_invariant(g, in, depth + 1)) {
+				return false;
+			}
+		}
+		return true;
+	}
+	switch (LLVMGetInstructionOpcode(v)) {
+	case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
+		break;
+	default:
+		if (!accelc_regions_pure(v))
+			return false;
+	}
+	for (int o = 0; o < LLVMGetNumOperands(v); o++)
+		if (!x_invariant(g, LLVMGetOperand(v, o), depth + 1))
+			return false;
+	return true;
+}
+
 /* Does @p v step by one with the work-item's x id? */
 static bool x_consecutive(struct fcfg *g, LLVMValueRef v, int depth)
 {
@@ -283,12 +337,12 @@ static bool x_consecutive(struct fcfg *g, LLVMValueRef v, int depth)
 		return x_consecutive(g, LLVMGetOperand(v, 0), depth + 1);
 	case LLVMAdd:
 		return (x_consecutive(g, LLVMGetOperand(v, 0), depth + 1) &&
-			uniform(g, LLVMGetOperand(v, 1), 0)) ||
+			x_invariant(g, LLVMGetOperand(v, 1), 0)) ||
 		       (x_consecutive(g, LLVMGetOperand(v, 1), depth + 1) &&
-			uniform(g, LLVMGetOperand(v, 0), 0));
+			x_invariant(g, LLVMGetOperand(v, 0), 0));
 	case LLVMSub:
 		return x_consecutive(g, LLVMGetOperand(v, 0), depth + 1) &&
-		       uniform(g, LLVMGetOperand(v, 1), 0);
+		       x_invariant(g, LLVMGetOperand(v, 1), 0);
 	default:
 		return false;
 	}
@@ -318,10 +372,10 @@ static bool contiguous_load(struct fcfg *g, bool stores)
 			if (!LLVMIsAGetElementPtrInst(p))
 				continue;
 			n = LLVMGetNumOperands(p);
-			ok = n >= 2 && uniform(g, LLVMGetOperand(p, 0), 0) &&
+			ok = n >= 2 && x_invariant(g, LLVMGetOperand(p, 0), 0) &&
 			     x_consecutive(g, LLVMGetOperand(p, n - 1), 0);
 			for (int o = 1; ok && o < n - 1; o++)
-				ok = uniform(g, LLVMGetOperand(p, o), 0);
+				ok = x_invariant(g, LLVMGetOperand(p, o), 0);
 			if (ok)
 				return true;
 		}
@@ -357,6 +411,17 @@ static bool short_trip(LLVMValueRef t)
 	return false;
 }
 
+/*
+ * A loop inside that O3 unrolls fully (a short constant trip count, as
+ * the taps of a 3x3 convolution): once it is, the loop around it is
+ * innermost and its work-item loop vectorises.
+ */
+static bool unrolled(struct fcfg *g, const size_t edge[2])
+{
+	return short_trip(LLVMGetBasicBlockTerminator(g->bb[edge[1]])) ||
+	       short_trip(LLVMGetBasicBlockTerminator(g->bb[edge[0]]));
+}
+
 /* Uniform exits (but the header's, if @p stride: made so), not short,
  * uniformly entered? */
 static bool control_ok(struct fcfg *g, bool stride)
@@ -369,8 +434,14 @@ static bool control_ok(struct fcfg *g, bool stride)
 
 		if (!g->in[b] || (stride && b == h))
 			continue;
+		/* a block that ends unreachable (clang's cleanup switch's
+		 * default) is no way out */
 		for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
-			exits |= !g->in[bi(g, LLVMGetSuccessor(t, s))];
+			exits |= !g->in[bi(g, LLVMGetSuccessor(t, s))] &&
+				 LLVMGetInstructionOpcode(
+					 LLVMGetBasicBlockTerminator(
+						 LLVMGetSuccessor(t, s))) !=
+					 LLVMUnreachable;
 		if (exits && (!uniform_terminator(g, t) || short_trip(t)))
 			return false;
 	}
@@ -540,7 +611,7 @@ int accelc_implicit_barriers(struct lower *l, struct kernel_desc *k)
 		for (size_t a = 0; !r && !again && a < ne && na < MAX_IMPLICIT;
 		     a++) {
 			size_t h = e[a][1], n;
-			bool single = true, inner = true, ok;
+			bool single = true, inner = true, nest = false, ok;
 			struct stride st = { 0 };
 			LLVMBasicBlockRef bb;
 
@@ -550,14 +621,17 @@ int accelc_implicit_barriers(struct lower *l, struct kernel_desc *k)
 			if (!single)
 				continue;
 			n = loop_blocks(&g, h, e[a][0]);
-			for (size_t b = 0; b < ne; b++)
-				if (e[b][1] != h && g.in[e[b][1]])
-					inner = false;
+			for (size_t b = 0; b < ne; b++) {
+				if (e[b][1] == h || !g.in[e[b][1]])
+					continue;
+				nest = true;
+				inner &= unrolled(&g, e[b]);
+			}
 			if (!inner || n > MAX_LOOP_BLOCKS || !body_ok(&g))
 				continue;
 			g.header = g.bb[h];
 			g.nassumed = 0;
-			if (accelc_stride_find(&g, &st)) {
+			if (!nest && accelc_stride_find(&g, &st)) {
 				g.xphi = st.phi;
 				ok = control_ok(&g, true) &&
 				     contiguous_load(&g, true);

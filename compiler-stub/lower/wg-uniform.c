@@ -167,25 +167,44 @@ static void free_cfg(struct ucfg *g)
 	free(g->lockstep);
 }
 
-/* Do the sides of @p u's branch lead to disjoint first barriers? */
-static bool uniform_branch(struct regions *rg, struct ucfg *g, size_t u)
+/* Does @p x reach @p b without crossing a barrier (g->seen: those that
+ * do, from find_lockstep())? */
+static bool reaches(struct ucfg *g, size_t x, size_t b)
+{
+	return x == b || g->seen[x];
+}
+
+/*
+ * Do the sides of @p u's branch that reach @p b and those that do not
+ * lead to disjoint first barriers? Then every work-item takes the same
+ * side, or some would wait at a barrier the others never reach. Sides
+ * that both reach @p b (or both do not) decide nothing about it: a
+ * cleanup switch whose default is unreachable (no first barrier at all)
+ * leaves its other cases free to differ.
+ */
+static bool uniform_branch(struct regions *rg, struct ucfg *g, size_t u,
+			   size_t b)
 {
 	LLVMValueRef t = LLVMGetBasicBlockTerminator(rg->blocks[u]);
 	unsigned n = LLVMGetNumSuccessors(t);
 
-	for (unsigned a = 0; a < n; a++)
-		for (unsigned b = a + 1; b < n; b++) {
-			const uint64_t *fa = g->fb + idx(rg, LLVMGetSuccessor(
-							 t, a)) * g->words;
-			const uint64_t *fc = g->fb + idx(rg, LLVMGetSuccessor(
-							 t, b)) * g->words;
+	for (unsigned a = 0; a < n; a++) {
+		size_t xa = idx(rg, LLVMGetSuccessor(t, a));
+		const uint64_t *fa = g->fb + xa * g->words;
 
-			if (LLVMGetSuccessor(t, a) == LLVMGetSuccessor(t, b))
+		if (!reaches(g, xa, b))
+			continue;
+		for (unsigned c = 0; c < n; c++) {
+			size_t xc = idx(rg, LLVMGetSuccessor(t, c));
+			const uint64_t *fc = g->fb + xc * g->words;
+
+			if (reaches(g, xc, b))
 				continue;
 			for (size_t w = 0; w < g->words; w++)
 				if (fa[w] & fc[w])
 					return false;
 		}
+	}
 	return true;
 }
 
@@ -216,18 +235,9 @@ static bool find_lockstep(struct regions *rg, struct ucfg *g, size_t b)
 	 * runs: it must be uniform */
 	for (size_t p = 0; p < g->nb; p++) {
 		LLVMValueRef t = LLVMGetBasicBlockTerminator(rg->blocks[p]);
-		unsigned n = LLVMGetNumSuccessors(t);
-		bool decides = false;
 
-		if (!g->seen[p] || n < 2)
-			continue;
-		for (unsigned s = 0; s < n; s++) {
-			size_t x = idx(rg, LLVMGetSuccessor(t, s));
-
-			if (x != b && !g->seen[x])
-				decides = true;
-		}
-		if (decides && !uniform_branch(rg, g, p))
+		if (g->seen[p] && LLVMGetNumSuccessors(t) > 1 &&
+		    !uniform_branch(rg, g, p, b))
 			return false;
 	}
 	return true;

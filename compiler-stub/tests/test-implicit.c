@@ -7,7 +7,8 @@
  * guarded by "lid < s" (wg-narrow.c) with and without other work on the
  * other side, and grid-stride loops (for (j = lid; j < n; j += ls), each
  * work-item its own count) rewritten to a uniform count, in kernels with
- * and without barriers. Each kernel runs in groups of odd and even
+ * and without barriers; loops around short loops (a convolution's
+ * channels around its taps). Each kernel runs in groups of odd and even
  * sizes, group by group, against a host reference.
  */
 #include <dlfcn.h>
@@ -191,6 +192,49 @@ static const char stride_source[] =
 	"		s += xr[j];\n"
 	"	}\n"
 	"	out[get_global_id(0)] = s;\n"
+	"}\n";
+
+/*
+ * A loop around short loops of its own (a 3x3 convolution's channels
+ * around its taps, which O3 unrolls), taps outside the image skipped by
+ * continue: the implicit barrier goes into the channel loop. Then a tap
+ * loop whose early exit differs per work-item.
+ */
+static const char nest_source[] =
+	"kernel void conv(int C, int H, int W, global const float *in,\n"
+	"		  global const float *w, global float *out)\n"
+	"{\n"
+	"	int x = get_global_id(0), y = get_global_id(1);\n"
+	"	float acc = 0.25f;\n"
+	"	for (int c = 0; c < C; c++) {\n"
+	"		global const float *ip = in + c * H * W;\n"
+	"		for (int dy = -1; dy <= 1; dy++) {\n"
+	"			int yy = y + dy;\n"
+	"			if (yy < 0 || yy >= H)\n"
+	"				continue;\n"
+	"			for (int dx = -1; dx <= 1; dx++) {\n"
+	"				int xx = x + dx;\n"
+	"				if (xx < 0 || xx >= W)\n"
+	"					continue;\n"
+	"				acc += ip[yy * W + xx] *\n"
+	"				       w[(c * 3 + dy + 1) * 3 + dx + 1];\n"
+	"			}\n"
+	"		}\n"
+	"	}\n"
+	"	out[y * W + x] = acc;\n"
+	"}\n"
+	"kernel void rowsum(int C, int H, int W, global const float *in,\n"
+	"		    global const float *w, global float *out)\n"
+	"{\n"
+	"	int x = get_global_id(0), y = get_global_id(1);\n"
+	"	float acc = 0.0f;\n"
+	"	for (int c = 0; c < C; c++)\n"
+	"		for (int t = 0; t < 4; t++) {\n"
+	"			if (x + t >= W)\n"
+	"				break;\n"
+	"			acc += in[(c * H + y) * W + x + t] * w[c * 4 + t];\n"
+	"		}\n"
+	"	out[y * W + x] = acc;\n"
 	"}\n";
 
 /* Runs kernel @p name over @p gs in groups of @p ls, group by group. */
@@ -457,12 +501,104 @@ static void test_grid_stride(void **state)
 	}
 }
 
+static float host_nest(bool conv, int C, int H, int W, const float *in,
+			const float *w, int y, int x)
+{
+	float acc = conv ? 0.25f : 0.0f;
+
+	for (int c = 0; c < C; c++) {
+		if (!conv) {
+			for (int t = 0; t < 4 && x + t < W; t++)
+				acc += in[(c * H + y) * W + x + t] * w[c * 4 + t];
+			continue;
+		}
+		for (int dy = -1; dy <= 1; dy++)
+			for (int dx = -1; dx <= 1; dx++)
+				if (y + dy >= 0 && y + dy < H && x + dx >= 0 &&
+				    x + dx < W)
+					acc += in[(c * H + y + dy) * W + x +
+						  dx] *
+					       w[(c * 3 + dy + 1) * 3 + dx + 1];
+	}
+	return acc;
+}
+
+/* Does @p fn's IR hold @p needle (NULL if it has no definition)? */
+static const char *in_function(const char *ir, const char *fn,
+			       const char *needle)
+{
+	const char *f = strstr(ir, fn), *end, *at;
+
+	end = f ? strstr(f, "\n}\n") : NULL;
+	at = f ? strstr(f, needle) : NULL;
+	return at && at < end ? at : NULL;
+}
+
+static void test_nest(void **state)
+{
+	static const char *const names[] = { "conv", "rowsum" };
+	static const uint64_t sizes[][2] = {
+		{ 1, 1 }, { 3, 1 }, { 8, 3 }, { 24, 1 }, { 4, 6 }, { 12, 2 },
+		{ 8, 8 },
+	};
+	enum { C = 5 };
+	static float in[C * N * N], w[C * 9], out[N * N];
+	int c = C, h = N, wd = N;
+	void *pi = in, *pw = w, *po = out;
+	void *args[6] = { &c, &h, &wd, &pi, &pw, &po };
+	uint64_t gs[2] = { N, N };
+	struct wg_prog p;
+
+	(void)state;
+	for (int i = 0; i < C * N * N; i++)
+		in[i] = (float)((i * 37) % 101) / 16.0f - 3.0f;
+	for (int i = 0; i < C * 9; i++)
+		w[i] = (float)(i % 7) * 0.25f - 0.5f;
+	for (int opt = 0; opt < 2; opt++) {
+		wg_build(&p, nest_source, opt ? NULL : "-cl-opt-disable");
+		if (opt) {
+			const char *ir = accelc_result_get_ir(p.res);
+
+			/* the barrier went in: regions, context arrays */
+			assert_non_null(in_function(ir, "define void @conv__wg",
+						    "!accelc.ctx"));
+			/* vectorised across work-items with fixed-width
+			 * vectors: the weights are loads of one address, not
+			 * gathers */
+			if (in_function(ir, "define void @conv__wg",
+					"@llvm.fmuladd.v"))
+				assert_null(in_function(
+					ir, "define void @conv__wg",
+					"@llvm.masked.gather.v"));
+		}
+		for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++)
+			for (size_t k = 0; k < 2; k++) {
+				memset(out, 0, sizeof(out));
+				run(&p, names[k], args, gs, sizes[s], NULL);
+				for (int i = 0; i < N * N; i++) {
+					float e = host_nest(k == 0, C, N, N, in,
+							    w, i / N, i % N);
+
+					if (fabsf(out[i] - e) > 1e-4f *
+						(1.0f + fabsf(e)))
+						fail_msg("%s %zux%zu [%d]: %g, "
+							 "not %g", names[k],
+							 (size_t)sizes[s][0],
+							 (size_t)sizes[s][1],
+							 i, out[i], e);
+				}
+			}
+		wg_unbuild(&p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_narrow),
 		cmocka_unit_test(test_grid_stride),
+		cmocka_unit_test(test_nest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
