@@ -169,7 +169,8 @@ const struct accelc_pass accelc_passes[] = {
 	{ "optimise", "codegen",
 	  "target attributes, vector variants, default<O3> (address-space "
 	  "casts folded, work-item loops' "
-	  "vectors split between its halves), or O0, globaldce",
+	  "vectors split between its halves; gathers of one address "
+	  "loaded once), or O0, globaldce",
 	  NULL, F(LOWERED) | F(TM), 0, F(OPTIMISED), NULL,
 	  accelc_pass_optimise },
 	{ "streaming-finish", "lower",
