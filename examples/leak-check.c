@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdbool.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -27,6 +28,18 @@ int leak_count_fds(void)
 		if (e->d_name[0] != '.')
 			n++;
 	closedir(d);
+	return n;
+}
+
+int leak_count_fds_settled(int want, unsigned ms)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	int n = leak_count_fds();
+
+	for (unsigned waited = 0; n != want && waited < ms; waited += 10) {
+		nanosleep(&tick, NULL);
+		n = leak_count_fds();
+	}
 	return n;
 }
 

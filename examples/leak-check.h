@@ -12,6 +12,14 @@
 /** Open fds of this process, or -errno. */
 int leak_count_fds(void);
 
+/**
+ * Open fds once they are @want again, or what is open after @ms
+ * milliseconds: an fd whose work has completed may still be closed a
+ * moment later by another thread (libaccel's sync_file poller closes an
+ * imported fence's fd just after waking its waiters).
+ */
+int leak_count_fds_settled(int want, unsigned ms);
+
 /** Lists this process's open fds and what each is, to stderr, after @who. */
 void leak_print_fds(const char *who);
 

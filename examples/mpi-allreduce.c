@@ -346,11 +346,14 @@ struct usage {
 	int64_t mrs;
 };
 
-static void usage_take(struct usage *u)
+/* @before: the first round's, which the last's fds settle to (NULL for
+ * the first round itself) */
+static void usage_take(struct usage *u, const struct usage *before)
 {
 	/* Every rank between the same two rounds. */
 	MPI_Barrier(MPI_COMM_WORLD);
-	u->fds = leak_count_fds();
+	u->fds = before ? leak_count_fds_settled(before->fds, 2000) :
+			  leak_count_fds();
 	u->mrs = leak_count_rdma_mrs();
 	MPI_Barrier(MPI_COMM_WORLD);
 }
@@ -391,10 +394,10 @@ static int run(const struct opts *o, int rank, int size)
 			r = 0;
 		}
 		if (o->check_leaks && k == 0)
-			usage_take(&before);
+			usage_take(&before, NULL);
 	}
 	if (r >= 0 && o->check_leaks) {
-		usage_take(&after);
+		usage_take(&after, &before);
 		if (after.fds != before.fds) {
 			fprintf(stderr, "mpi-allreduce: rank %d: %d fds after "
 				"round 1, %d after round %" PRIu32 "\n",

@@ -217,9 +217,13 @@ struct usage {
 	int64_t mrs;
 };
 
-static void usage_take(struct usage *u, bool mrs)
+/* @before: the first round's, which the last's fds settle to (NULL for
+ * the first round itself) */
+static void usage_take(struct usage *u, const struct usage *before,
+		       bool mrs)
 {
-	u->fds = leak_count_fds();
+	u->fds = before ? leak_count_fds_settled(before->fds, 2000) :
+			  leak_count_fds();
 	u->mrs = mrs ? leak_count_rdma_mrs() : 0;
 }
 
@@ -430,9 +434,9 @@ static int receiver(int fd, const struct opts *o)
 		/* The sender has released its side of the round too. */
 		r = boot_recv(fd, nt.worker, MSG_DONE, NULL, NULL);
 		if (r == 0 && k == 0)
-			usage_take(&before, true);
+			usage_take(&before, NULL, true);
 		if (r == 0 && k + 1 == o->rounds) {
-			usage_take(&after, true);
+			usage_take(&after, &before, true);
 			if (after.fds != before.fds ||
 			    (before.mrs >= 0 && after.mrs > before.mrs)) {
 				fprintf(stderr, "%s: leak: fds %d -> %d, RDMA "
@@ -599,9 +603,9 @@ static int sender(int fd)
 	for (k = 0; r == 0 && k < o.rounds; k++) {
 		r = send_round(fd, &d, &nt, &o, k);
 		if (r == 0 && k == 0)
-			usage_take(&before, false);
+			usage_take(&before, NULL, false);
 		if (r == 0 && k + 1 == o.rounds)
-			usage_take(&after, false);
+			usage_take(&after, &before, false);
 		if (r == 0)
 			r = boot_send(fd, MSG_DONE, NULL, 0, NULL, 0);
 		if (r == 0)
