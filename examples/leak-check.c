@@ -36,7 +36,7 @@ int leak_count_fds_settled(int want, unsigned ms)
 	const struct timespec tick = { 0, 10 * 1000 * 1000 };
 	int n = leak_count_fds();
 
-	for (unsigned waited = 0; n != want && waited < ms; waited += 10) {
+	for (unsigned waited = 0; n > want && waited < ms; waited += 10) {
 		nanosleep(&tick, NULL);
 		n = leak_count_fds();
 	}

@@ -13,10 +13,11 @@
 int leak_count_fds(void);
 
 /**
- * Open fds once they are @want again, or what is open after @ms
+ * Open fds once they are no more than @want, or what is open after @ms
  * milliseconds: an fd whose work has completed may still be closed a
  * moment later by another thread (libaccel's sync_file poller closes an
- * imported fence's fd just after waking its waiters).
+ * imported fence's fd just after waking its waiters), in the count @want
+ * came from as in this one.
  */
 int leak_count_fds_settled(int want, unsigned ms);
 

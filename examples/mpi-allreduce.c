@@ -346,8 +346,8 @@ struct usage {
 	int64_t mrs;
 };
 
-/* @before: the first round's, which the last's fds settle to (NULL for
- * the first round itself) */
+/* @before: the first round's, which the last's fds settle to or below
+ * (NULL for the first round itself) */
 static void usage_take(struct usage *u, const struct usage *before)
 {
 	/* Every rank between the same two rounds. */
@@ -398,7 +398,7 @@ static int run(const struct opts *o, int rank, int size)
 	}
 	if (r >= 0 && o->check_leaks) {
 		usage_take(&after, &before);
-		if (after.fds != before.fds) {
+		if (after.fds > before.fds) {
 			fprintf(stderr, "mpi-allreduce: rank %d: %d fds after "
 				"round 1, %d after round %" PRIu32 "\n",
 				rank, before.fds, after.fds, o->rounds);
