@@ -74,9 +74,15 @@ int accelc_preds(LLVMBasicBlockRef *blocks, size_t nb,
 /* wg-uniform.c: find the variables that are the same in all work-items */
 int accelc_regions_find_uniform(struct regions *rg);
 
-/* wg-context.c: side-effect free and safe to run anywhere? */
+/* wg-demote.c: side-effect free and safe to run anywhere? */
 bool accelc_regions_pure(LLVMValueRef i);
-/* wg-context.c: the steps of accelc_regions_build before the cloning. */
+/* wg-demote.c: @p v's distinct users in *@p ret (free() it), or SIZE_MAX
+ * without memory */
+size_t accelc_regions_users(LLVMValueRef v, LLVMValueRef **ret);
+/* wg-demote.c: @p user's operands that are @p from become @p to */
+void accelc_regions_set_operands(LLVMValueRef user, LLVMValueRef from,
+				 LLVMValueRef to);
+/* wg-demote.c: the steps of accelc_regions_build before the cloning. */
 int accelc_regions_rehome_ids(struct regions *rg);
 void accelc_regions_hoist_uniform(struct regions *rg);
 int accelc_regions_demote(struct regions *rg);

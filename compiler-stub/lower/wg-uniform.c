@@ -5,7 +5,7 @@
  * needs no context array, and must not have one if the vectoriser is to
  * see that it is the same in every lane.
  *
- * An alloca (after wg-context.c's demotion) is uniform if it is only
+ * An alloca (after wg-demote.c's demotion) is uniform if it is only
  * loaded and stored, every value stored is the same in all work-items
  * (constants, the prologue's values, uniform loads and arithmetic on
  * them), and every store is in a block that all work-items run equally
