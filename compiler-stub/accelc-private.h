@@ -98,6 +98,11 @@ struct lower_state {
 int accelc_read_kernels(struct lower_state *st);
 void accelc_free_kernels(struct kernel_desc *k, uint32_t n);
 
+/* ir-match.c: a direct call of a function whose name starts @p prefix? */
+bool accelc_calls(LLVMValueRef i, const char *prefix);
+/* ir-match.c: an integer division or remainder (which may trap)? */
+bool accelc_int_division(LLVMValueRef i);
+
 /* safe-div.c: integer divisions by 0 or INT_MIN / -1 do not trap. */
 int accelc_safe_division(LLVMModuleRef mod);
 

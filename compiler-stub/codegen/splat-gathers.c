@@ -141,21 +141,6 @@ static LLVMValueRef lane(LLVMBuilderRef b, LLVMValueRef v)
 	}
 }
 
-static bool is_gather(LLVMValueRef i)
-{
-	LLVMValueRef f;
-	size_t len;
-	const char *name;
-
-	if (!LLVMIsACallInst(i))
-		return false;
-	f = LLVMGetCalledValue(i);
-	if (!f || !LLVMIsAFunction(f) || !LLVMGetIntrinsicID(f))
-		return false;
-	name = LLVMGetValueName2(f, &len);
-	return len > 18 && !strncmp(name, "llvm.masked.gather", 18);
-}
-
 static LLVMValueRef intrinsic(LLVMModuleRef mod, const char *name,
 			      LLVMTypeRef *types, size_t n)
 {
@@ -214,7 +199,7 @@ void accelc_splat_gathers(LLVMModuleRef mod)
 
 			for (; i; i = next) {
 				next = LLVMGetNextInstruction(i);
-				if (!is_gather(i) ||
+				if (!accelc_calls(i, "llvm.masked.gather") ||
 				    !same_lanes(LLVMGetOperand(i, 0), 0))
 					continue;
 				LLVMPositionBuilderBefore(b, i);

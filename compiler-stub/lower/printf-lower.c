@@ -69,14 +69,6 @@ static uint64_t align8(uint64_t v)
 	return (v + 7) & ~(uint64_t)7;
 }
 
-static bool is_lifetime(LLVMValueRef v)
-{
-	LLVMValueRef f = LLVMIsACallInst(v) ? LLVMGetCalledValue(v) : NULL;
-	size_t len = 0;
-	const char *n = f ? LLVMGetValueName2(f, &len) : "";
-
-	return len > 14 && !strncmp(n, "llvm.lifetime.", 14);
-}
 
 /*
  * The constant string @p v points at: through casts, constant GEPs to
@@ -114,7 +106,7 @@ static const char *const_string(LLVMValueRef v, size_t *len)
 				LLVMValueRef user = LLVMGetUser(u);
 
 				/* the inliner adds lifetime markers */
-				if (LLVMIsALoadInst(user) || is_lifetime(user))
+				if (LLVMIsALoadInst(user) || accelc_calls(user, "llvm.lifetime."))
 					continue;
 				if (!LLVMIsAStoreInst(user) || st ||
 				    LLVMGetOperand(user, 1) != a)

@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <llvm-c/Core.h>
 
@@ -93,20 +92,6 @@ static bool gep_offset(LLVMTargetDataRef td, LLVMValueRef g, uint64_t *off,
 	return true;
 }
 
-static bool is_memset(LLVMValueRef i)
-{
-	LLVMValueRef f;
-	size_t len;
-	const char *n;
-
-	if (!LLVMIsACallInst(i))
-		return false;
-	f = LLVMGetCalledValue(i);
-	if (!f || !LLVMIsAFunction(f))
-		return false;
-	n = LLVMGetValueName2(f, &len);
-	return len > 11 && !strncmp(n, "llvm.memset", 11);
-}
 
 struct chunking {
 	LLVMTargetDataRef td;
@@ -159,7 +144,7 @@ static bool uses_ok(struct chunking *c, LLVMValueRef p, uint64_t off,
 			/* at a run-time offset, its constant part checked */
 			if (!uses_ok(c, i, off + o, depth + 1))
 				return false;
-		} else if (is_memset(i) && !depth) {
+		} else if (accelc_calls(i, "llvm.memset") && !depth) {
 			/* all of it to 0 */
 			LLVMValueRef v = LLVMGetOperand(i, 1);
 			LLVMValueRef n = LLVMGetOperand(i, 2);
@@ -246,7 +231,7 @@ static int rewrite(struct accelc_ctx_chunks *k, LLVMValueRef p,
 			LLVMInstructionEraseFromParent(i);
 			continue;
 		}
-		if (is_memset(i)) {
+		if (accelc_calls(i, "llvm.memset")) {
 			for (uint64_t c = 0; c < k->size; c += k->chunk) {
 				LLVMValueRef s;
 

@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <llvm-c/Core.h>
 
@@ -82,18 +81,8 @@ static void drop_lifetimes(struct regions *rg)
 	     bb = LLVMGetNextBasicBlock(bb))
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i;
 		     i = next) {
-			LLVMValueRef f;
-			size_t len;
-			const char *n;
-
 			next = LLVMGetNextInstruction(i);
-			if (!LLVMIsACallInst(i))
-				continue;
-			f = LLVMGetCalledValue(i);
-			if (!f || !LLVMIsAFunction(f))
-				continue;
-			n = LLVMGetValueName2(f, &len);
-			if (len > 14 && !strncmp(n, "llvm.lifetime.", 14))
+			if (accelc_calls(i, "llvm.lifetime."))
 				LLVMInstructionEraseFromParent(i);
 		}
 }
@@ -302,12 +291,9 @@ static bool uses_x(struct regions *rg, LLVMValueRef v, int depth)
  */
 static bool remat_op(struct regions *rg, LLVMValueRef v)
 {
-	switch (LLVMGetInstructionOpcode(v)) {
-	case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
+	if (accelc_int_division(v))
 		return !uses_x(rg, v, 0);
-	default:
-		return accelc_regions_pure(v);
-	}
+	return accelc_regions_pure(v);
 }
 
 /* Instructions in @p v's tree, or more than @p budget if it is not one. */

@@ -303,13 +303,8 @@ static bool x_invariant(struct fcfg *g, LLVMValueRef v, int depth)
 		}
 		return true;
 	}
-	switch (LLVMGetInstructionOpcode(v)) {
-	case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
-		break;
-	default:
-		if (!accelc_regions_pure(v))
-			return false;
-	}
+	if (!accelc_int_division(v) && !accelc_regions_pure(v))
+		return false;
 	for (int o = 0; o < LLVMGetNumOperands(v); o++)
 		if (!x_invariant(g, LLVMGetOperand(v, o), depth + 1))
 			return false;
