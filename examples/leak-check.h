@@ -15,9 +15,9 @@ int leak_count_fds(void);
 /**
  * Open fds once they are no more than @want, or what is open after @ms
  * milliseconds: an fd whose work has completed may still be closed a
- * moment later by another thread (libaccel's sync_file poller closes an
- * imported fence's fd just after waking its waiters), in the count @want
- * came from as in this one.
+ * moment later by another thread (a queue's thread drops a finished
+ * command's buffers, each perhaps a memfd, just after its fence signals),
+ * in the count @want came from as in this one.
  */
 int leak_count_fds_settled(int want, unsigned ms);
 

@@ -65,15 +65,19 @@ static void entry_fire(struct accel_poller *p, struct poll_entry *e)
 	int status;
 
 	entry_unlink(p, e);
+	/* Readable means signalled; an error status is the fence's error. */
 	status = accel_sync_file_status(e->fd);
 	/*
-	 * Readable means signalled; an error status is the fence's error.
-	 * Waiters first, bookkeeping after: it is on their critical path.
+	 * The fd goes before the waiters wake: once a fence reads signalled,
+	 * libaccel holds nothing of its sync_file, so a client counting its
+	 * fds after a wait sees its own (a microsecond or two on the wake).
+	 * The registration goes explicitly: the caller may still hold the
+	 * same open file description.
 	 */
-	accel_fence_do_signal(fence, status < 0 ? status : 0);
 	epoll_ctl(p->epfd, EPOLL_CTL_DEL, e->fd, NULL);
 	close(e->fd);
 	free(e);
+	accel_fence_do_signal(fence, status < 0 ? status : 0);
 	/* May drop the last context reference: see accel_poller_destroy(). */
 	accel_fence_unref(fence);
 }

@@ -68,38 +68,52 @@ def test_sync_file_round_trip(ctx, dev, queue):
     assert imp.wait(5) is True
 
 
-def fds_settle_within(before, seconds=5.0):
-    """Whether the open fds come back to a subset of @before in time.
+def open_files():
+    """The open fds, each with what it is: (device, inode, link target).
 
-    libaccel's threads hold fds for a moment (the poller closes an
-    imported fence's sync_file just after waking its waiters; an export
-    through vgem opens its buffer's dma-buf): such an fd comes and goes,
-    a leak stays.
+    By identity, not by number: the listing's own directory fd takes the
+    lowest free number, so after a new fd lands on the number the first
+    listing's directory fd had, number sets alone differ only by a number
+    nobody holds. The listing's fd is closed by the time it is looked at,
+    so it drops out here.
     """
-    deadline = time.monotonic() + seconds
-    while set(os.listdir("/proc/self/fd")) - before:
-        if time.monotonic() > deadline:
-            print("fds not in the first listing:", new_fds(before))
-            return False
-        time.sleep(0.01)
-    return True
-
-
-def new_fds(before):
-    """The fds open now and not in @before, with what they are."""
     found = {}
-    for fd in set(os.listdir("/proc/self/fd")) - before:
+    for fd in os.listdir("/proc/self/fd"):
         try:
-            found[fd] = os.readlink("/proc/self/fd/" + fd)
+            st = os.stat(int(fd))
+            found[fd] = (st.st_dev, st.st_ino,
+                         os.readlink("/proc/self/fd/" + fd))
         except OSError:
             pass  # the listing's own fd, or one closed since
     return found
 
 
+def new_files(before):
+    """The open fds that are not open files of @before, with their targets."""
+    now = open_files()
+    return {fd: what[2] for fd, what in now.items() if before.get(fd) != what}
+
+
+def fds_settle_within(before, seconds=5.0):
+    """Whether the open files come back to a subset of @before in time.
+
+    libaccel's threads hold fds for a moment (a queue's thread drops a
+    finished command's buffers just after its fence signals): such an fd
+    comes and goes, a leak stays.
+    """
+    deadline = time.monotonic() + seconds
+    while new_files(before):
+        if time.monotonic() > deadline:
+            print("fds not open in the first listing:", new_files(before))
+            return False
+        time.sleep(0.01)
+    return True
+
+
 def test_sync_file_export_fd_count(ctx):
     uf = ctx.user_fence()
     uf.signal()
-    before = set(os.listdir("/proc/self/fd"))
+    before = open_files()
     try:
         # warm-up: what the first export makes for good (a buffer of the
         # exporter's pool) is not a leak
@@ -108,7 +122,7 @@ def test_sync_file_export_fd_count(ctx):
         # no fd leaked on the failure path
         assert fds_settle_within(before)
         skip_unsupported(e, "Fence.export_sync_file")
-    before = set(os.listdir("/proc/self/fd"))
+    before = open_files()
     for _ in range(16):
         fd = uf.export_sync_file()
         os.close(fd)

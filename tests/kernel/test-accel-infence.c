@@ -113,7 +113,7 @@ static int count_fds(void)
 	return n;
 }
 
-/* Back to @want open fds (poller closes run after their signal). */
+/* Back to @want open fds, given a moment: other threads drop references too. */
 static void expect_fds(int want)
 {
 	int i, n = count_fds();
@@ -127,7 +127,7 @@ static void expect_fds(int want)
 
 /*
  * One import and signal, so the context's sync_file poller exists; then
- * the open fds once steady (fds of a fence close just after it signals).
+ * the open fds once steady (the poller's own fds stay with the context).
  */
 static int settle(struct env *env)
 {
