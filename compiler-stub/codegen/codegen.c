@@ -402,7 +402,7 @@ int accelc_emit(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 }
 
 /*
- * "max-page-size=N" for this machine's page size. ld.lld aligns segments
+ * "max-page-size=N" for this machine's page size. Linkers align segments
  * to the architecture's largest page otherwise (64 KiB on AArch64): the
  * gaps between them cost a mapping each, and a process holding thousands
  * of programs reaches vm.max_map_count. The cache key holds the page size
@@ -449,67 +449,86 @@ static bool direct_link(struct argv *a, const char *clang, const char *obj,
 }
 
 /*
- * The caller of an undefined symbol in ld.lld's ">>> ...:(CALLER)" line,
- * as the program names it: a kernel's work-group functions (K__wg,
- * K__wg_id32, ...) are kernel K.
+ * The text of a GNU ld quote, `NAME', that starts at @p q (after the
+ * backquote), up to @p end: its length, or 0 if it does not close.
  */
-static void say_caller(const char *line, const char *end, struct strbuf *log)
+static size_t quoted(const char *q, const char *end)
 {
-	const char *open = memrchr(line, '(', (size_t)(end - line));
-	const char *close = open ? memchr(open, ')', (size_t)(end - open)) :
-				   NULL, *wg;
+	const char *close = memchr(q, '\'', (size_t)(end - q));
 
-	if (!open || !close)
-		return;
-	open++;
-	wg = memmem(open, (size_t)(close - open), "__wg", 4);
+	return close ? (size_t)(close - q) : 0;
+}
+
+/*
+ * The caller of an undefined symbol, as the program names it: a kernel's
+ * work-group functions (K__wg, K__wg_id32, ...) are kernel K.
+ */
+static void say_caller(const char *fn, size_t len, struct strbuf *log)
+{
+	const char *wg = memmem(fn, len, "__wg", 4);
+
 	if (wg)
 		strbuf_printf(log, " (called in kernel '%.*s')",
-			      (int)(wg - open), open);
+			      (int)(wg - fn), fn);
 	else
-		strbuf_printf(log, " (called in '%.*s')",
-			      (int)(close - open), open);
+		strbuf_printf(log, " (called in '%.*s')", (int)len, fn);
 }
 
 /*
  * A link that failed on undefined symbols only is the program's fault:
  * a function declared and called but defined nowhere. Say so in the
- * program's terms, without the linker's temporary paths. False (nothing
+ * program's terms, once per symbol, without the linker's temporary
+ * paths. GNU ld says "OBJ: in function `CALLER':" before the references
+ * it makes, then "...: undefined reference to `SYMBOL'" for each; linking
+ * through clang's driver adds its "linker command failed". False (nothing
  * said) for any other failure.
  */
 static bool explain_undefined(const struct strbuf *out, struct strbuf *log)
 {
-	static const char undef[] = "error: undefined symbol: ";
+	static const char undef[] = "undefined reference to `";
+	static const char in_fn[] = ": in function `";
 	const char *p = out->buf, *end = out->buf + out->len;
+	const char *caller = NULL;
+	size_t caller_len = 0;
 	struct strbuf msg = { 0 };
-	bool any = false, caller = false;
+	bool any = false;
 
 	while (p && p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *u;
+		const char *u, *f;
 
 		if (!eol)
 			eol = end;
 		u = memmem(p, (size_t)(eol - p), undef, sizeof(undef) - 1);
+		f = memmem(p, (size_t)(eol - p), in_fn, sizeof(in_fn) - 1);
 		if (u) {
-			if (any)
-				strbuf_printf(&msg, "\n");
+			char *seen = NULL;
+			size_t n;
+
 			u += sizeof(undef) - 1;
-			strbuf_printf(&msg, "error: '%.*s' is called but not "
-				      "defined in the program",
-				      (int)(eol - u), u);
-			any = true;
-			caller = false;
-		} else if (!strncmp(p, ">>> ", 4)) {
-			/* the first reference names the caller */
-			if (any && !caller &&
-			    memchr(p, '(', (size_t)(eol - p))) {
-				say_caller(p, eol, &msg);
-				caller = true;
+			n = quoted(u, eol);
+			if (!n)
+				goto other;
+			if (asprintf(&seen, "'%.*s' is called", (int)n, u) < 0)
+				goto other;
+			if (!msg.buf || !strstr(msg.buf, seen)) {
+				if (any)
+					strbuf_printf(&msg, "\n");
+				strbuf_printf(&msg, "error: %s but not defined "
+					      "in the program", seen);
+				if (caller)
+					say_caller(caller, caller_len, &msg);
+				any = true;
 			}
-		} else if (eol > p && strncmp(p, "ld.lld: error: too many", 23)) {
-			strbuf_free(&msg);
-			return false;
+			free(seen);
+		} else if (f) {
+			caller = f + sizeof(in_fn) - 1;
+			caller_len = quoted(caller, eol);
+			if (!caller_len)
+				caller = NULL;
+		} else if (eol > p && !memmem(p, (size_t)(eol - p),
+					      "linker command failed", 21)) {
+			goto other;
 		}
 		p = eol + 1;
 	}
@@ -517,6 +536,9 @@ static bool explain_undefined(const struct strbuf *out, struct strbuf *log)
 		strbuf_printf(log, "%s\n", msg.buf);
 	strbuf_free(&msg);
 	return any;
+other:
+	strbuf_free(&msg);
+	return false;
 }
 
 /*
@@ -551,15 +573,15 @@ int accelc_link_so(const char *clang, const char *obj, const char *obj2,
 		if (r <= 0)
 			return r;
 		/* the system changed since the build: ask the driver */
-		strbuf_printf(log, "note: ld.lld as recorded failed, linking "
-			      "through %s\n", clang);
+		strbuf_printf(log, "note: the linker as recorded failed, "
+			      "linking through %s\n", clang);
 	}
 	argv_free(&a);
 	argv_add(&a, clang);
 	argv_add(&a, "-target");
 	argv_add(&a, accelc_arch_triple);
 	argv_add(&a, "-shared");
-	argv_add(&a, "-fuse-ld=lld");
+	argv_add(&a, "-fuse-ld=bfd");
 	argv_add(&a, "-Wl,-z,defs");
 	argv_add(&a, "-Wl,-z,noexecstack");
 	argv_add(&a, "-Wl,-z,now");

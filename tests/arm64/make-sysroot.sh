@@ -26,8 +26,9 @@ PACKAGES=(
 	# the library's and tests' dependencies (tools/debian-packages.txt)
 	libcmocka-dev libudev-dev libdrm-dev libibverbs-dev libzstd-dev
 	libssl-dev opencl-c-headers ocl-icd-opencl-dev
-	# the compiler module links libLLVM and runs clang and ld.lld
-	clang-16 llvm-16-dev lld-16 libclang-rt-16-dev
+	# the compiler module links libLLVM and runs clang and GNU ld (binutils,
+	# a dependency of clang-16)
+	clang-16 llvm-16-dev libclang-rt-16-dev
 	# the guest: the kernel and its modules, busybox for the initramfs,
 	# a shell and the tools tests and ctest use, soft-RoCE (rdma tool
 	# and the rxe provider)
