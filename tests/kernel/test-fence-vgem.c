@@ -466,8 +466,9 @@ static void test_no_fd_leak(void **state)
 	cycles(f, CYCLES);
 	/*
 	 * The poller thread closes its duplicate of an imported sync_file
-	 * after it has signalled the fence, so the last ones may still be
-	 * closing when wait() returns: give them a moment, not more (10 s:
+	 * before it signals the fence, so none is left when wait() returns
+	 * (nor, in the warm-up, when "before" is counted). What other
+	 * threads drop just after a signal gets a moment, not more (10 s:
 	 * an emulated guest beside other work has seen 2 s go by first).
 	 */
 	for (int ms = 0; ms < 10000 && test_count_fds() != before; ms += 10)
