@@ -69,7 +69,6 @@ static uint64_t align8(uint64_t v)
 	return (v + 7) & ~(uint64_t)7;
 }
 
-
 /*
  * The constant string @p v points at: through casts, constant GEPs to
  * element 0 and, since the IR is not optimised yet, a private variable
@@ -106,7 +105,8 @@ static const char *const_string(LLVMValueRef v, size_t *len)
 				LLVMValueRef user = LLVMGetUser(u);
 
 				/* the inliner adds lifetime markers */
-				if (LLVMIsALoadInst(user) || accelc_calls(user, "llvm.lifetime."))
+				if (LLVMIsALoadInst(user) ||
+				    accelc_calls(user, "llvm.lifetime."))
 					continue;
 				if (!LLVMIsAStoreInst(user) || st ||
 				    LLVMGetOperand(user, 1) != a)

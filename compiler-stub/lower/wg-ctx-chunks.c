@@ -92,7 +92,6 @@ static bool gep_offset(LLVMTargetDataRef td, LLVMValueRef g, uint64_t *off,
 	return true;
 }
 
-
 struct chunking {
 	LLVMTargetDataRef td;
 	uint64_t size;      /* the variable's bytes */
