@@ -257,14 +257,8 @@ static bool divides(LLVMValueRef v, LLVMValueRef iv, int depth)
 {
 	if (depth <= 0 || !LLVMIsAInstruction(v) || LLVMIsAPHINode(v))
 		return false;
-	switch (LLVMGetInstructionOpcode(v)) {
-	case LLVMSDiv: case LLVMUDiv: case LLVMSRem: case LLVMURem:
-		if (depends(LLVMGetOperand(v, 0), iv, 6))
-			return true;
-		break;
-	default:
-		break;
-	}
+	if (accelc_int_division(v) && depends(LLVMGetOperand(v, 0), iv, 6))
+		return true;
 	for (int o = 0; o < LLVMGetNumOperands(v); o++)
 		if (divides(LLVMGetOperand(v, o), iv, depth - 1))
 			return true;

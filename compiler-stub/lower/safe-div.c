@@ -102,10 +102,9 @@ int accelc_safe_division(LLVMModuleRef mod)
 
 				if (!LLVMIsABinaryOperator(i))
 					continue;
-				op = LLVMGetInstructionOpcode(i);
-				if (op != LLVMSDiv && op != LLVMUDiv &&
-				    op != LLVMSRem && op != LLVMURem)
+				if (!accelc_int_division(i))
 					continue;
+				op = LLVMGetInstructionOpcode(i);
 				sgn = op == LLVMSDiv || op == LLVMSRem;
 				if (safe_constant(LLVMGetOperand(i, 1), sgn))
 					continue;
