@@ -75,6 +75,26 @@ grep -q "did not finish within the deadline of 5000 ms" "$tmp/err" ||
 	fail "no deadline in the log"
 if "$accelc" --timeout 0 "$tmp/k.cl" 2>/dev/null; then fail "timeout 0"; fi
 
+# no runtime unrolling, whatever the CPU's scheduling model would allow
+# (znver3's: 512 micro-ops); it leaves .prol/.epil/.unr blocks behind
+if "$accelc" --list-targets | grep -q "^x86-64 "; then
+	cat > "$tmp/loop.cl" <<'CL'
+kernel void k(global const int *restrict x, global int *restrict o, int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s = s * 31 + x[i];
+	o[get_global_id(0)] = s;
+}
+CL
+	"$accelc" --no-cache -t znver3 --emit-llvm "$tmp/loop.ll" \
+		"$tmp/loop.cl" > /dev/null 2>&1 || fail "build for znver3"
+	grep -q "define .*k__wg" "$tmp/loop.ll" || fail "no IR for znver3"
+	if grep -q -E '\.(prol|epil|unr)' "$tmp/loop.ll"; then
+		fail "loops unrolled at run time"
+	fi
+fi
+
 # a build error names the file, #include "..." finds files beside it
 mkdir "$tmp/src"
 printf '#define VAL 42\n' > "$tmp/src/val.h"
