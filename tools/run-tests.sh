@@ -14,7 +14,7 @@
 #   tsan    build-tsan/  TSan, tests labelled `threads`
 #   arm64   build-arm64/ cross-built for arm64, run in one boot of Debian's
 #                        arm64 kernel under qemu-system-aarch64: accel-info
-#                        and the tests that fit the CI budget, about 7 min
+#                        and the tests that fit the CI budget, 7-17 min
 #                        (tests/arm64/arm64-tier.sh); SKIP without the
 #                        cross toolchain, QEMU or the Debian mirror
 #   fuzz    build-fuzz/  libFuzzer (clang-16): ICD, C API, binary container,
