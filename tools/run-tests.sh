@@ -7,8 +7,8 @@
 #                        purges the packages: ACCEL_TEST_INSTALL_PACKAGES)
 #   v2..v4  build/       per x86-64 level this CPU runs: tests labelled
 #                        compiler or tier, ACCEL_CPU_TARGET=x86-64-vN; a
-#                        level it cannot run: accelc-targets, and the
-#                        compiler-* corpus built for it (CT_BUILD_TARGET)
+#                        level it cannot run: accelc-targets for it, and
+#                        the compiler-* corpus built for it (CT_BUILD_TARGET)
 #   asan    build-asan/  ASan+UBSan (+LeakSanitizer), all but labels abi, bench,
 #                        packaging
 #   tsan    build-tsan/  TSan, tests labelled `threads`

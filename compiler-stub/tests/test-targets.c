@@ -11,7 +11,8 @@
  * - at each tier, the whole builtins library goes through code
  *   generation.
  * ACCEL_CPU_TARGET=<tier> checks that tier only (the test suite's tier
- * runs); unset, every tier.
+ * runs), and so does CT_BUILD_TARGET=<tier> without it (the run for a
+ * tier this CPU cannot run); neither, every tier.
  */
 #include <dlfcn.h>
 #include <setjmp.h>
@@ -32,10 +33,23 @@
 /* the tiers: accelc_target_name() 1 ... */
 #define TIER(i) accelc_target_name((unsigned)(i) + 1)
 
+static bool is_tier(const char *name)
+{
+	for (unsigned i = 0; TIER(i); i++)
+		if (!strcmp(TIER(i), name))
+			return true;
+	return false;
+}
+
 static bool level_wanted(const char *level)
 {
 	const char *env = getenv("ACCEL_CPU_TARGET");
 
+	if (!env || !*env) {
+		env = getenv("CT_BUILD_TARGET");
+		if (env && !is_tier(env))
+			env = NULL;
+	}
 	return !env || !*env || !strcmp(env, "host") ||
 	       !strcmp(env, "native") || !strcmp(env, level);
 }

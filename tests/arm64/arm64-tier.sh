@@ -186,9 +186,10 @@ ci_exclude="^(${twice:+$twice|}$slow)\$"
 # generic address space (generic: the frame's bounds; flat-casts: generic
 # pointers under SVE's scalable vectors), denormals (FPCR),
 # barriers (regions and fibers), printf (AArch64's va_list) and atomics,
-# these beside icd-pyopencl, the longest; and icd-live-programs (10000
-# programs alive from binaries: the memory mappings each program's code
-# takes, which the architecture's link defaults decide).
+# these beside icd-pyopencl, the longest; and icd-live-programs (2000
+# programs alive from binaries, room for 10000 checked: the memory
+# mappings each program's code takes, which the architecture's link
+# defaults decide).
 # ACCEL_ARM64_TESTS=all runs every test. Each run: environment, then
 # ctest's selection.
 case ${ACCEL_ARM64_TESTS:-ci} in

@@ -9,7 +9,10 @@
  * our own) is not what a later program with a reused fd gets.
  *
  * Argument: the number of programs (default 10000). Prints the mean time
- * to create a program while few and while many are live.
+ * to create a program while few and while many are live, and the memory
+ * mappings each live program takes: a run with fewer programs (where all
+ * runs slower: sanitizers, emulation) checks that FULL_RUN of them would
+ * stay within vm.max_map_count, as a full run does for real.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -37,8 +40,9 @@ static const char *const srcs[2] = {
 
 #define ITEMS 16
 #define TIMED 100
+#define FULL_RUN 10000UL
 
-static unsigned long n_programs = 10000;
+static unsigned long n_programs = FULL_RUN;
 
 static unsigned count_entries(const char *path)
 {
@@ -52,6 +56,53 @@ static unsigned count_entries(const char *path)
 			n++;
 	closedir(d);
 	return n;
+}
+
+/* Lines of /proc/self/maps: the process's memory mappings. */
+static unsigned long count_mappings(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	unsigned long n = 0;
+	int c;
+
+	assert_non_null(f);
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+static unsigned long max_map_count(void)
+{
+	FILE *f = fopen("/proc/sys/vm/max_map_count", "re");
+	unsigned long v = 0;
+
+	if (f) {
+		if (fscanf(f, "%lu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * @maps mappings were added by @n live programs to @base: FULL_RUN of
+ * them must fit under vm.max_map_count. (AArch64's linker defaults put
+ * 64 KiB gaps between a program's segments, mapped PROT_NONE: about 7
+ * mappings per program, and ~9300 programs filled the default 65530.)
+ */
+static void check_mappings(unsigned long base, unsigned long maps,
+			   unsigned long n)
+{
+	unsigned long max = max_map_count();
+	double per = (double)maps / (double)n;
+	double full = (double)base + per * (double)FULL_RUN;
+
+	printf("memory mappings: %.2f per live program, %.0f with %lu live "
+	       "(vm.max_map_count %lu)\n", per, full, FULL_RUN, max);
+	if (max && full >= (double)max)
+		fail_msg("%lu live programs would need %.0f mappings, more "
+			 "than vm.max_map_count (%lu)", FULL_RUN, full, max);
 }
 
 static unsigned char *binary_of(struct icd_env *env, const char *src,
@@ -174,6 +225,7 @@ static void test_live_programs(void **state)
 	cl_program *progs;
 	cl_kernel *kernels;
 	unsigned fds;
+	unsigned long maps, after;
 	double t0, first = 0, last = 0;
 
 	if (!icd_test_have_compiler(env))
@@ -185,6 +237,7 @@ static void test_live_programs(void **state)
 	assert_true(progs && kernels);
 
 	fds = count_entries("/proc/self/fd");
+	maps = count_mappings();
 	for (unsigned long i = 0; i < n; i++) {
 		const unsigned char *bin = bins[i % 2];
 		cl_int status = 1, err = 1;
@@ -211,6 +264,8 @@ static void test_live_programs(void **state)
 		printf("mean time to create a program: %.1f us with up to %d "
 		       "live, %.1f us with %lu live\n", first / TIMED, TIMED,
 		       last / TIMED, n);
+	after = count_mappings();
+	check_mappings(maps, after > maps ? after - maps : 0, n);
 
 	/* first, middle and last, both binaries */
 	check(env, kernels, 0);
