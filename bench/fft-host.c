@@ -17,7 +17,8 @@
  *   fft-2d-2048-f, -d       GFLOP/s  one 2048 x 2048 transform
  * by the usual 5 N log2 N per transform of N points, best of the runs;
  * -f float, -d double (left out, saying why, without cl_khr_fp64);
- * -n NAME runs only the rows whose names contain NAME.
+ * -n NAME runs only the rows whose names contain NAME; -k writes the
+ * programs clFFT generates into the current folder (CLFFT_DUMP_PROGRAMS).
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #define _GNU_SOURCE
@@ -302,14 +303,18 @@ int main(int argc, char **argv)
 	bool dbl;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "r:n:")) != -1) {
+	bool dump = false;
+
+	while ((opt = getopt(argc, argv, "r:n:k")) != -1) {
 		if (opt == 'r') {
 			o.runs = bench_parse_count(argv[0], optarg, "runs",
 						   100);
 		} else if (opt == 'n') {
 			o.only = optarg;
+		} else if (opt == 'k') {
+			dump = true;
 		} else {
-			fprintf(stderr, "usage: %s [-r RUNS] [-n NAME]\n",
+			fprintf(stderr, "usage: %s [-r RUNS] [-n NAME] [-k]\n",
 				argv[0]);
 			return 2;
 		}
@@ -326,6 +331,9 @@ int main(int argc, char **argv)
 	o.q = clCreateCommandQueue(o.c, d, 0, &e);
 	CHECK(e);
 	FFT(clfftInitSetupData(&setup));
+	/* clFFT writes each program it generates into the current folder */
+	if (dump)
+		setup.debugFlags |= CLFFT_DUMP_PROGRAMS;
 	FFT(clfftSetup(&setup));
 	dbl = has_fp64(d);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
